@@ -1,0 +1,32 @@
+# Two commands set up everything: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+GM     := $(VENV)/bin/graphmend
+STAMP  := $(VENV)/.installed-stamp
+JOBS   ?= 2
+
+.PHONY: demo test lint bench corpus-check clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[verify,dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@echo "== graphmend check examples/ (exit 1 = findings, expected)"
+	-$(GM) check examples/
+	@echo
+	@echo "== graphmend fix --diff examples/ (writes nothing)"
+	-$(GM) fix --diff examples/
+
+test: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check codemods cli.py tests
+	$(VENV)/bin/ruff format --check codemods cli.py tests
+
+clean:
+	rm -rf $(VENV) .graphmend_cache .pytest_cache
