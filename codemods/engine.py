@@ -1,0 +1,183 @@
+"""Source → findings and fixes: parse, find graph code, run the rules, apply fixes to a fixpoint."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import (
+    CodeRange,
+    MetadataWrapper,
+    ParentNodeProvider,
+    PositionProvider,
+    QualifiedNameProvider,
+    ScopeProvider,
+)
+
+from codemods.names import ModuleBindings
+from codemods.rule import FileContext, Finding, Report, Rule
+from codemods.scopes import find_graph_functions
+
+# Each pass applies the fixes that do not overlap; nested ones land in the next pass.
+MAX_PASSES = 10
+
+
+class FixError(Exception):
+    """A fix produced code that does not parse: graphmend's bug, never written to disk."""
+
+
+@dataclass(frozen=True)
+class FixResult:
+    output: str | bytes  # the same type as the input
+    applied: tuple[Finding, ...]  # fixes applied, located in the code of the pass that applied them
+    remaining: tuple[Finding, ...]  # findings in the output (not fixable, or unsafe and not asked)
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self.applied + self.remaining
+
+
+def parse(source: str | bytes) -> cst.Module:
+    """Parse a whole file. Bytes honour coding cookies and BOMs, and `Module.bytes` restores them."""
+    return cst.parse_module(source)
+
+
+def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileContext:
+    """Run `rules` over the graph code of `module`; the reports land in the returned context."""
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    qualified = wrapper.resolve(QualifiedNameProvider)
+    scopes = wrapper.resolve(ScopeProvider)
+    ctx = FileContext(
+        path=path,
+        module=module,
+        qualified=qualified,
+        positions=wrapper.resolve(PositionProvider),
+        parents=wrapper.resolve(ParentNodeProvider),
+        scopes=scopes,
+        bindings=ModuleBindings(scopes[module]),  # type: ignore[arg-type]
+        graph_functions=find_graph_functions(module, qualified),
+    )
+    whole = [rule(ctx) for rule in rules if rule.WHOLE_MODULE]
+    if whole:
+        cst.visit_batched(module, whole)
+    graph = [rule(ctx) for rule in rules if not rule.WHOLE_MODULE]
+    for function in ctx.graph_functions if graph else ():
+        ctx.current = function
+        cst.visit_batched(function.node, graph)
+    ctx.current = None
+    return ctx
+
+
+def check(source: str | bytes, path: str, rules: Sequence[type[Rule]]) -> list[Finding]:
+    ctx = analyze(parse(source), path, rules)
+    return sorted(_finding(ctx, r) for r in _unique(ctx.reports))
+
+
+def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False) -> FixResult:
+    """Apply fixes until none is left to apply; raises FixError if a result would not parse."""
+    module = parse(source)
+    applied: list[Finding] = []
+    for _ in range(MAX_PASSES):
+        ctx = analyze(module, path, rules)
+        reports = _unique(ctx.reports)
+        chosen = _non_overlapping(ctx, [r for r in reports if _applies(r, unsafe)])
+        if not chosen:
+            break
+        applied += (_finding(ctx, r) for r in chosen)
+        module = _reparse(_apply(module, chosen), path)
+    else:  # out of passes: report what is left in the last result
+        ctx = analyze(module, path, rules)
+        reports = _unique(ctx.reports)
+    remaining = sorted(_finding(ctx, r) for r in reports)
+    output = module.bytes if isinstance(source, bytes) else module.code
+    return FixResult(output, tuple(applied), tuple(remaining))
+
+
+def _applies(report: Report, unsafe: bool) -> bool:
+    return report.fix is not None and (unsafe or report.fix.applicability == "safe")
+
+
+def _unique(reports: list[Report]) -> list[Report]:
+    """One report per (rule, node): a node reached twice (e.g. a shared helper) is reported once."""
+    seen: set[tuple[str, int]] = set()
+    unique = []
+    for report in reports:
+        key = (report.rule.CODE, id(report.node))
+        if key not in seen:
+            seen.add(key)
+            unique.append(report)
+    return unique
+
+
+def _non_overlapping(ctx: FileContext, reports: list[Report]) -> list[Report]:
+    """Outermost first; a fix inside another one waits for the next pass."""
+    ordered = sorted(reports, key=lambda r: _span(ctx.positions[r.node], outer_first=True))
+    chosen: list[Report] = []
+    taken: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for report in ordered:
+        start, end = _span(ctx.positions[report.node])
+        if all(end <= s or start >= e for s, e in taken):
+            chosen.append(report)
+            taken.append((start, end))
+    return chosen
+
+
+def _span(pos: CodeRange, outer_first: bool = False) -> tuple:
+    start, end = (pos.start.line, pos.start.column), (pos.end.line, pos.end.column)
+    if outer_first:
+        return start, (-end[0], -end[1])
+    return start, end
+
+
+def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
+    replacements = {id(r.node): r.fix.replacement for r in chosen if r.fix}
+    updated = module.visit(_Replace(replacements))
+    imports = {i for r in chosen if r.fix for i in r.fix.imports}
+    if not imports:
+        return updated
+    context = CodemodContext()
+    for module_name, obj in sorted(imports, key=lambda i: (i[0], i[1] or "")):
+        AddImportsVisitor.add_needed_import(context, module_name, obj)
+    return AddImportsVisitor(context).transform_module(updated)
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, cst.CSTNode]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.replacements
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[override]
+        return self.replacements.get(id(original_node), updated_node)
+
+
+def _reparse(module: cst.Module, path: str) -> cst.Module:
+    code = module.bytes
+    try:
+        compile(module.code, path, "exec", dont_inherit=True)
+        return cst.parse_module(code)
+    except (SyntaxError, cst.ParserSyntaxError) as exc:
+        raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
+
+
+def _finding(ctx: FileContext, report: Report) -> Finding:
+    pos = ctx.positions[report.node]
+    fix = report.fix
+    return Finding(
+        code=report.rule.CODE,
+        name=report.rule.NAME,
+        path=ctx.path,
+        line=pos.start.line,
+        column=pos.start.column + 1,
+        end_line=pos.end.line,
+        end_column=pos.end.column + 1,
+        message=report.message,
+        fix=fix.applicability if fix else None,
+        original=ctx.code(report.node),
+        replacement=ctx.code(fix.replacement) if fix else None,
+    )

@@ -1,0 +1,112 @@
+"""What every rule builds on: the per-file context, the rule base class, and findings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+import libcst as cst
+from libcst.metadata import CodeRange, Scope
+
+from codemods.names import ModuleBindings, imported_names
+from codemods.scopes import GraphFunction
+
+Applicability = Literal["safe", "unsafe"]
+Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
+
+
+@dataclass(frozen=True)
+class Fix:
+    replacement: cst.CSTNode
+    applicability: Applicability
+    imports: tuple[Import, ...] = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    """A rule's finding on one node of the tree being analysed (internal: holds libcst nodes)."""
+
+    rule: type[Rule]
+    node: cst.CSTNode
+    message: str
+    fix: Fix | None
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """A finding as users see it: where, which rule, what to do, and the fix if there is one."""
+
+    path: str
+    line: int
+    column: int  # 1-based, like ruff and compilers
+    code: str
+    name: str
+    end_line: int
+    end_column: int
+    message: str
+    fix: Applicability | None = None
+    original: str = ""  # the source text the fix replaces
+    replacement: str | None = None  # the text it puts there
+
+    def location(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass
+class FileContext:
+    """Everything a rule may ask about the file being analysed; built once per parse by the engine."""
+
+    path: str
+    module: cst.Module
+    qualified: Mapping[cst.CSTNode, object]
+    positions: Mapping[cst.CSTNode, CodeRange]
+    parents: Mapping[cst.CSTNode, cst.CSTNode]
+    scopes: Mapping[cst.CSTNode, Scope | None]
+    bindings: ModuleBindings
+    graph_functions: list[GraphFunction]
+    current: GraphFunction | None = None  # the graph function being visited
+    reports: list[Report] = field(default_factory=list)
+
+    def names(self, node: cst.CSTNode) -> set[str]:
+        """Canonical imported qualified names of `node` (`np.ones` → {"numpy.ones"})."""
+        return imported_names(self.qualified, node)
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def where(self) -> str:
+        """A phrase naming the graph code being visited, for messages."""
+        return self.current.reason if self.current else "graph code"
+
+
+class Rule(cst.BatchableCSTVisitor):
+    """Base of every rule. Subclasses set the class attributes and call `self.report`.
+
+    Rules visit only graph code (see `codemods.scopes`) unless `WHOLE_MODULE` is set.
+    The class docstring is the rule's documentation: What it does / Why it breaks graph mode /
+    Example / Fix safety.
+    """
+
+    CODE: ClassVar[str]
+    NAME: ClassVar[str]
+    BREAKS: ClassVar[str]  # the configurations the pattern breaks, from CATALOG.md
+    DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
+    WHOLE_MODULE: ClassVar[bool] = False
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        replacement: cst.CSTNode | None = None,
+        applicability: Applicability = "safe",
+        imports: tuple[Import | None, ...] = (),
+    ) -> None:
+        fix = None
+        if replacement is not None:
+            fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None))
+        self.ctx.reports.append(Report(type(self), node, message, fix))

@@ -1,0 +1,46 @@
+"""The rule registry: every module in this package defines one `Rule` subclass with a stable code."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable
+
+from codemods.rule import Rule
+
+
+def _discover() -> dict[str, type[Rule]]:
+    rules: dict[str, type[Rule]] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule and value.__module__ == module.__name__:
+                if value.CODE in rules:
+                    raise RuntimeError(f"rule code {value.CODE} is defined twice")
+                rules[value.CODE] = value
+    return dict(sorted(rules.items()))
+
+
+RULES: dict[str, type[Rule]] = _discover()
+
+
+class UnknownRule(ValueError):
+    pass
+
+
+def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> list[type[Rule]]:
+    """Rules by code or code prefix, like ruff: `GM1` selects GM101…GM199. Default: the default-on rules."""
+    if select:
+        chosen = [rule for rule in RULES.values() if any(_matches(rule, s) for s in select)]
+    else:
+        chosen = [rule for rule in RULES.values() if rule.DEFAULT]
+    return [rule for rule in chosen if not any(_matches(rule, i) for i in ignore)]
+
+
+def _matches(rule: type[Rule], selector: str) -> bool:
+    selector = selector.strip().upper()
+    if selector == "ALL":
+        return True
+    if not selector.startswith("GM") or not any(code.startswith(selector) for code in RULES):
+        raise UnknownRule(f"unknown rule selector {selector!r}; `graphmend rules` lists the codes")
+    return rule.CODE.startswith(selector)
