@@ -15,6 +15,8 @@ from codemods import RULES, UnknownRule, select_rules
 from codemods.files import FileResult, WriteError, discover, process, write_atomic
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
+from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
+app.command("verify")(_verify_command)
 
 Paths = Annotated[list[Path], typer.Argument(help="Files or directories (walked for *.py).", show_default=False)]
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]

@@ -1,0 +1,62 @@
+"""graphmend verify: prove a rewrite right by running both versions of a Cell and comparing numbers.
+
+The verifier is its own room: it knows nothing of libcst. It receives the original module file,
+the rewritten source, a Cell name, how to build it and its input specs, and returns a verdict per
+check and version. MindSpore is imported only in worker child processes (`worker.py`); this
+process never imports it.
+
+Library API (what `graphmend fix --verify` calls)::
+
+    from codemods.verify import verify, render_table, render_json
+
+    report = verify(
+        Path("examples/batch_renorm.py"),   # the original module file
+        rewritten_source,                    # the rewritten module, as a string
+        "GrowingClip",                       # the nn.Cell class in it
+        {"num_features": 3},                 # keyword arguments of __init__ (JSON-able)
+        ["float32[B,3,4,4]"],                # one spec per positional input (see specs.py)
+        checks=None,                         # subset of CHECKS; None = all that apply
+        python=None,                         # interpreter for the workers; None = sys.executable
+        timeout=120.0,                       # seconds per job; a hang or crash fails that job only
+        rtol=None, atol=None,                # None = by dtype: fp32 1e-5/1e-6, fp16 and bf16 1e-3
+        train=False,                         # eval mode unless True
+        inputs_from=None,                    # an .npz of recorded inputs instead of specs
+        module=None,                         # dotted module name if the file's package is not
+                                             # given by __init__.py files (namespace packages)
+        rewritten_label=None,                # how error locations name the rewritten file
+    )
+    report.passed            # every requested check passes *after*, with equal numbers
+    render_table(report)     # rich table on the terminal
+    render_json(report)      # the same content as a JSON string
+
+`verify` raises `UsageError` for what the caller can fix (bad spec, unknown check, missing file,
+an interpreter without MindSpore). Failures of user code are verdicts, never exceptions.
+
+What a run does:
+- Each version is imported under its real module name by its own worker: the original from the
+  user's tree, the rewritten one from a symlink mirror of its package in a temp directory
+  (staging.py). Workers run in a temp cwd, so MindSpore's rank_0/ dumps never land in the user's
+  tree, and write no bytecode.
+- Reference: the original in PyNative, two calls of a fresh instance built under a fixed seed:
+  outputs and every Parameter after each call. If the original fails in PyNative, the rewritten
+  version in PyNative is the reference, and the report says so. A second instance with the same
+  Parameters is called under another seed: if its outputs change, the Cell draws random numbers,
+  and only shapes and dtypes are compared ("values not compared: random"); a random draw that
+  repeats across calls where PyNative draws anew (frozen into the graph) still fails.
+- Checks (CHECKS), each on a fresh instance with the reference's starting Parameters, called twice
+  with the same inputs so state leaking between calls shows as a wrong second call:
+  graph (GRAPH_MODE, default syntax level), strict (jit_syntax_level=STRICT), dynamic (named
+  dimensions set to None with set_inputs; calls at the given size, then one larger), export
+  (ms.export MINDIR under STRICT, loaded back into nn.GraphCell).
+- Comparison: outputs flattened through tuples, lists and dicts; shape and dtype exact; values by
+  allclose, NaN/Inf positions equal; max abs and max rel error per output and Parameter.
+- Isolation: one worker per version imports MindSpore once and runs its jobs one by one over a
+  pipe (JSON lines). A job that crashes or exceeds the timeout kills the worker's process group
+  and fails with the reason (and the user's line, from faulthandler); a fresh worker takes the
+  remaining jobs.
+"""
+
+from .api import UsageError, verify
+from .report import CHECKS, Report, Verdict, render_json, render_table
+
+__all__ = ["CHECKS", "Report", "UsageError", "Verdict", "render_json", "render_table", "verify"]

@@ -1,0 +1,101 @@
+"""Make both versions importable as real modules under their real names.
+
+MindSpore's GRAPH_MODE reads the source of `construct` from the module's file, and a module
+that is not a registered, file-backed module fails to compile (CATALOG, verifier mechanics).
+So each version is imported by its own worker under its real dotted name:
+
+- *before* straight from the user's tree (workers write no bytecode, and run in a temp cwd);
+- *after* from a mirror in a temp directory: the directories from the import root down to the
+  module are recreated, every other entry in them is a symlink to the user's, and the module
+  itself is the rewritten source. Relative imports, absolute imports of the package itself
+  and data files next to the module all resolve as they do in the user's tree.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+SKIP = {"__pycache__"}
+
+
+@dataclass(frozen=True)
+class Module:
+    """Where a module file is importable from."""
+
+    path: Path  # absolute path of the .py file
+    name: str  # dotted module name
+    root: Path  # the sys.path entry it is importable from
+
+    @property
+    def top(self) -> Path:
+        """The top-level package directory (or the file itself for a plain module)."""
+        return self.root / self.path.relative_to(self.root).parts[0]
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version as a worker sees it."""
+
+    module: Module
+    sys_path: tuple[str, ...]
+    user_roots: tuple[str, ...]  # files that count as the user's when blaming a line
+
+
+def locate(path: Path, name: str | None = None) -> Module:
+    """The module of a file: the given dotted name, else the chain of `__init__.py` above it."""
+    path = path.resolve()
+    if name is None:
+        parts = [] if path.name == "__init__.py" else [path.stem]
+        folder = path.parent
+        while (folder / "__init__.py").is_file():
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        return Module(path, ".".join(parts), folder)
+    depth = len(name.split(".")) + (1 if path.name == "__init__.py" else 0)
+    return Module(path, name, path.parents[depth - 1])
+
+
+def original_version(module: Module) -> Version:
+    return Version(module, (str(module.root),), (str(module.top),))
+
+
+def rewritten_version(module: Module, source: str, dest: Path) -> Version:
+    """Write the rewritten module into a mirror of its package under `dest`."""
+    relative = module.path.relative_to(module.root)
+    user_dir, mirror_dir = module.root, dest
+    mirror_dir.mkdir(parents=True, exist_ok=True)
+    for part in relative.parts:
+        _link_siblings(user_dir, mirror_dir, keep=part)
+        user_dir, mirror_dir = user_dir / part, mirror_dir / part
+        if part != relative.parts[-1]:
+            mirror_dir.mkdir()
+    mirror_dir.write_text(source, encoding="utf-8")
+    mirrored = Module(mirror_dir, module.name, dest)
+    roots = (str(mirrored.top), str(module.top))  # MindSpore may report the symlink's target
+    return Version(mirrored, (str(dest), str(module.root)), roots)
+
+
+def display_path(path: str, rewritten: Version, original: Module, label: str) -> str:
+    """The path the user knows for a file a worker reported."""
+    if os.path.abspath(path) == str(rewritten.module.path):
+        return label
+    mirror_root = str(rewritten.module.root)
+    if path.startswith(mirror_root + os.sep):
+        path = str(original.root) + path[len(mirror_root) :]
+    return shown(path)
+
+
+def _link_siblings(user_dir: Path, mirror_dir: Path, keep: str) -> None:
+    for entry in os.scandir(user_dir):
+        if entry.name != keep and entry.name not in SKIP:
+            os.symlink(entry.path, mirror_dir / entry.name)
+
+
+def shown(path: str) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else path
+    except (OSError, ValueError):
+        return path

@@ -1,0 +1,460 @@
+"""The verify worker: the only code in graphmend that imports MindSpore.
+
+Run as a script (`python worker.py`) by the interpreter the user picked; never imported by the
+parent, and it imports nothing from graphmend, so that interpreter needs only MindSpore and numpy.
+MindSpore is imported once; jobs then arrive one JSON line at a time on stdin and each verdict
+goes back as one JSON line. The first line is the configuration of this worker's version.
+
+Jobs:
+  {"op": "reference"}      run the Cell in PyNative, save its calls and its starting Parameters
+  {"op": "check", ...}     run one check (graph, strict, dynamic, export) and compare with the reference
+
+The worker leaves when stdin closes; the parent usually kills its process group first.
+
+Every job builds a fresh instance: a compiled instance keeps its graph (CATALOG, verifier mechanics).
+"""
+
+import faulthandler
+import importlib
+import json
+import os
+import pickle
+import random
+import re
+import signal
+import sys
+import time
+import traceback
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if sys.path and os.path.abspath(sys.path[0] or ".") == _HERE:
+    sys.path.pop(0)  # graphmend's own modules must not shadow the user's
+
+
+def _claim_stdio():
+    """Keep the pipes for the protocol; whatever MindSpore or user code prints goes to stderr."""
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    return proto_in, proto_out
+
+
+if __name__ == "__main__":
+    PROTO_IN, PROTO_OUT = _claim_stdio()
+    faulthandler.enable()  # a segfault in user code leaves a Python stack in the log
+    faulthandler.register(signal.SIGUSR1)  # the parent asks where a job hangs before killing it
+
+_IMPORT_START = time.perf_counter()
+import mindspore as ms  # noqa: E402
+import numpy as np  # noqa: E402
+from mindspore import nn  # noqa: E402
+
+IMPORT_SECONDS = time.perf_counter() - _IMPORT_START
+MS_DIR = os.path.dirname(ms.__file__)
+DEFAULT_TOL = {
+    "Float16": (1e-3, 1e-3),
+    "BFloat16": (1e-3, 1e-3),
+    "Float32": (1e-5, 1e-6),
+    "Float64": (1e-5, 1e-6),
+}
+LOCATION = re.compile(r"In file (.+?):(\d+)")
+
+
+def main() -> None:
+    config = json.loads(PROTO_IN.readline())
+    _warm_up()
+    worker = Worker(config)
+    _send({"ready": True, "import_s": IMPORT_SECONDS, "mindspore": ms.__version__, "numpy": np.__version__})
+    for line in PROTO_IN:
+        _send(worker.run(json.loads(line)))
+    PROTO_OUT.flush()
+    sys.stderr.flush()
+    os._exit(0)  # interpreter teardown after MindSpore takes seconds
+
+
+def _send(message: dict) -> None:
+    PROTO_OUT.write(json.dumps(message) + "\n")
+    PROTO_OUT.flush()
+
+
+def _warm_up() -> None:
+    # Under numpy 2 the first numpy-backed op of a process raises once (CATALOG §0.1).
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        ms.Tensor(np.ones((2, 2), np.float32)).mean((0, 1))
+    except SystemError:
+        pass
+
+
+class JobError(Exception):
+    """A failure at a named stage of a job; the cause carries the user's exception."""
+
+    def __init__(self, stage: str, seconds: float | None = None):
+        super().__init__(stage)
+        self.stage = stage
+        self.seconds = seconds  # how long a compiling stage ran before it failed
+
+
+class Worker:
+    def __init__(self, config: dict):
+        self.config = config
+        self.seed = config["seed"]
+        self.roots = [os.path.abspath(p) for p in config["user_roots"]]
+        rtol, atol = config["rtol"], config["atol"]
+        self.tols = {d: (_pick(rtol, r), _pick(atol, a)) for d, (r, a) in DEFAULT_TOL.items()}
+        sys.path[:0] = config["sys_path"]
+        self._cell_class = None
+
+    def run(self, job: dict) -> dict:
+        try:
+            if job["op"] == "reference":
+                return self.reference(job)
+            return self.check(job)
+        except JobError as failure:
+            error = self.describe(failure.__cause__)
+            return {"status": "fail", "stage": failure.stage, "error": error, "compile_s": failure.seconds}
+        except Exception as exc:  # a bug of the verifier must not read as a verdict on the user's code
+            return {"status": "fail", "stage": "verifier", "error": self.describe(exc)}
+
+    # -- jobs ---------------------------------------------------------------------------------
+
+    def reference(self, job: dict) -> dict:
+        """PyNative calls of a fresh instance, plus a second instance under another seed."""
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        net = self.build(None)
+        params0 = snapshot_params(net)
+        _dump(job["params_out"], params0)  # the checks need them even if the calls fail
+        calls = self.call_sequence(net, job["sizes"])
+        rng_net = self.build(params0)
+        ms.set_seed(self.seed + 1)
+        redrawn = self.call(rng_net, 0, stage="call under another seed")
+        is_random = not same_values(calls[0]["outputs"], redrawn["outputs"])
+        _dump(job["reference_out"], {"calls": calls, "random": is_random})
+        return {"status": "pass", "random": is_random, "compile_s": calls[0]["seconds"]}
+
+    def check(self, job: dict) -> dict:
+        check = job["check"]
+        level = ms.STRICT if check in ("strict", "export") else ms.LAX
+        ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+        net = self.build(_load(job["params_in"]) if job["params_in"] else None)
+        if check == "dynamic":
+            net.set_inputs(*self.placeholders())
+        if check == "export":
+            net, export_s = self.export(net, job["export_to"])
+        else:
+            export_s = 0.0
+        calls = self.call_sequence(net, job["sizes"])
+        verdict = {"compile_s": export_s + calls[0]["seconds"], "run_s": calls[1]["seconds"]}
+        if job["reference_in"] is None:
+            return verdict | {
+                "status": "fail",
+                "items": [],
+                "note": "ran; there is no reference to compare with",
+            }
+        reference = _load(job["reference_in"])
+        items = compare_calls(reference, calls, self.tols)
+        status = "pass" if all(item["ok"] for item in items) else "fail"
+        return verdict | {"status": status, "items": items, "values_compared": not reference["random"]}
+
+    # -- building and calling ------------------------------------------------------------------
+
+    def cell_class(self):
+        if self._cell_class is None:
+            try:
+                module = importlib.import_module(self.config["module"])
+            except BaseException as exc:
+                raise JobError("import") from exc
+            cls = getattr(module, self.config["cell"], None)
+            if not (isinstance(cls, type) and issubclass(cls, nn.Cell)):
+                found = "not found" if cls is None else f"a {type(cls).__name__}, not an nn.Cell"
+                message = f"{self.config['cell']} in {self.config['module']} is {found}"
+                raise JobError("import") from LookupError(message)
+            self._cell_class = cls
+        return self._cell_class
+
+    def build(self, params: dict | None):
+        """A fresh instance under the seed, with the reference's starting Parameters if given."""
+        cls = self.cell_class()
+        ms.set_seed(self.seed)
+        random.seed(self.seed)
+        try:
+            net = cls(**self.config["init"])
+            if params is not None:
+                load_params(net, params)
+            net.set_train(self.config["train"])
+        except BaseException as exc:
+            raise JobError("build") from exc
+        return net
+
+    def export(self, net, path: str):
+        start = time.perf_counter()
+        try:
+            ms.export(net, *self.inputs(0), file_name=path, file_format="MINDIR")
+        except BaseException as exc:
+            raise JobError("export", time.perf_counter() - start) from exc
+        try:
+            loaded = nn.GraphCell(ms.load(path + ".mindir"))
+        except BaseException as exc:
+            raise JobError("load exported MindIR") from exc
+        return loaded, time.perf_counter() - start
+
+    def call_sequence(self, net, sizes: list[int]) -> list[dict]:
+        ms.set_seed(self.seed)
+        return [self.call(net, grow, f"call {i + 1}") for i, grow in enumerate(sizes)]
+
+    def call(self, net, grow: int, stage: str) -> dict:
+        inputs = self.inputs(grow)
+        start = time.perf_counter()
+        try:
+            out = net(*inputs)
+            outputs = flatten(out, "out")
+        except BaseException as exc:
+            raise JobError(stage, time.perf_counter() - start if stage == "call 1" else None) from exc
+        seconds = time.perf_counter() - start
+        label = stage + self.grown(grow)
+        return {
+            "outputs": outputs,
+            "params": snapshot_params(net),
+            "seconds": seconds,
+            "grow": grow,
+            "label": label,
+        }
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def inputs(self, grow: int) -> list:
+        """Fresh input objects for one call; `grow` adds to every named dimension."""
+        if self.config["inputs_from"]:
+            with np.load(self.config["inputs_from"]) as data:
+                return [ms.Tensor(data[key]) for key in data.files]
+        rng = np.random.default_rng(self.seed + grow)
+        return [make_input(spec, grow, rng) for spec in self.config["inputs"]]
+
+    def grown(self, grow: int) -> str:
+        """Call labels name the sizes of a grown call: `call 3 (B=3)`."""
+        if not grow:
+            return ""
+        named = {
+            name: size + grow for spec in self.config["inputs"] for size, name in spec.get("dims", []) if name
+        }
+        return " (" + ", ".join(f"{name}={size}" for name, size in named.items()) + ")"
+
+    def placeholders(self) -> list:
+        return [_placeholder(spec) for spec in self.config["inputs"]]
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def describe(self, exc: BaseException) -> dict:
+        """First line of the error and the user's source line MindSpore (or Python) blames."""
+        text = str(exc).strip() or type(exc).__name__
+        first = text.splitlines()[0].strip()
+        where = self.blame_compile(text) or self.blame_traceback(exc)
+        return {"type": type(exc).__name__, "message": first, "where": where}
+
+    def blame_compile(self, text: str) -> dict | None:
+        matches = [(m[1], int(m[2])) for m in LOCATION.finditer(text)]
+        user = [m for m in matches if self.is_user_file(m[0])]
+        return _location(*(user or matches)[0]) if matches else None
+
+    def blame_traceback(self, exc: BaseException) -> dict | None:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if self.is_user_file(f.filename)]
+        return _location(frames[-1].filename, frames[-1].lineno) if frames else None
+
+    def is_user_file(self, path: str) -> bool:
+        path = os.path.abspath(path)
+        if path.startswith(MS_DIR + os.sep):
+            return False
+        return any(path == root or path.startswith(root + os.sep) for root in self.roots)
+
+
+# -- values --------------------------------------------------------------------------------------
+
+
+def make_input(spec: dict, grow: int, rng):
+    if "scalar" in spec:
+        return spec["scalar"]
+    shape = tuple(size + grow if name else size for size, name in spec["dims"])
+    dtype = spec["dtype"]
+    if dtype == "bool":
+        values = rng.random(shape) < 0.5
+    elif spec["low"] is not None and dtype.startswith(("int", "uint")):
+        values = rng.integers(spec["low"], spec["high"], shape)
+    elif spec["low"] is not None:
+        values = rng.uniform(spec["low"], spec["high"], shape)
+    else:
+        values = rng.standard_normal(shape)
+    host_dtype = "float32" if dtype == "bfloat16" else dtype
+    return ms.Tensor(values.astype(host_dtype), dtype=getattr(ms, dtype))
+
+
+def _placeholder(spec: dict):
+    if "scalar" in spec:
+        return spec["scalar"]
+    shape = [None if name else size for size, name in spec["dims"]]
+    return ms.Tensor(shape=shape, dtype=getattr(ms, spec["dtype"]))
+
+
+def flatten(value, name: str) -> list:
+    """(name, value) pairs for every leaf of tuples, lists and dicts."""
+    if isinstance(value, (tuple, list)):
+        return [pair for i, v in enumerate(value) for pair in flatten(v, f"{name}[{i}]")]
+    if isinstance(value, dict):
+        return [pair for k, v in value.items() for pair in flatten(v, f"{name}[{k!r}]")]
+    return [(name, leaf(value))]
+
+
+def leaf(value) -> dict:
+    if isinstance(value, ms.Tensor):
+        dtype = str(value.dtype)
+        host = value.astype(ms.float32) if dtype == "BFloat16" else value
+        return {"dtype": dtype, "array": host.asnumpy().copy()}
+    if isinstance(value, np.ndarray):
+        return {"dtype": f"numpy {value.dtype}", "array": value.copy()}
+    return {"dtype": type(value).__name__, "scalar": value}
+
+
+def snapshot_params(net) -> dict:
+    return {name: leaf(param) for name, param in net.parameters_dict().items()}
+
+
+def load_params(net, saved: dict) -> None:
+    """Give the instance the reference's starting values, matched by Parameter name."""
+    for name, param in net.parameters_dict().items():
+        if name not in saved:
+            continue
+        array = saved[name]["array"]
+        if tuple(array.shape) != tuple(param.shape):
+            raise ValueError(
+                f"Parameter {name} has shape {tuple(param.shape)} here, {array.shape} in the reference"
+            )
+        param.set_data(ms.Tensor(array, dtype=param.dtype))
+
+
+def same_values(left: list, right: list) -> bool:
+    return len(left) == len(right) and all(
+        _identical(a, b) for (_, a), (_, b) in zip(left, right, strict=True)
+    )
+
+
+def _identical(a: dict, b: dict) -> bool:
+    if "array" in a and "array" in b:
+        return a["array"].shape == b["array"].shape and np.array_equal(a["array"], b["array"], equal_nan=True)
+    return a == b
+
+
+# -- comparison ----------------------------------------------------------------------------------
+
+
+def compare_calls(reference: dict, calls: list[dict], tols: dict) -> list[dict]:
+    """One item per output and Parameter of every call; values skipped when the reference is random."""
+    random_ref = reference["random"]
+    items = []
+    for ref, got in zip(reference["calls"], calls, strict=False):
+        label = got["label"]
+        items += _compare_leaves(label, ref["outputs"], got["outputs"], random_ref, tols)
+        params = [(f"param {n}", v) for n, v in ref["params"].items()]
+        got_params = dict((f"param {n}", v) for n, v in got["params"].items())
+        items += _compare_leaves(label, params, [(n, got_params.get(n)) for n, _ in params], random_ref, tols)
+    if random_ref:
+        items += _frozen_random(reference["calls"], calls)
+    return items
+
+
+def _compare_leaves(label: str, ref: list, got: list, shapes_only: bool, tols: dict) -> list[dict]:
+    items = []
+    if len(ref) != len(got):
+        names = ", ".join(n for n, _ in got) or "nothing"
+        problem = f"{len(got)} outputs ({names}), the reference has {len(ref)}"
+        return [_item(f"{label} outputs", problem)]
+    for (name, want), (_, have) in zip(ref, got, strict=True):
+        items.append(_compare_leaf(f"{label} {name}", want, have, shapes_only, tols))
+    return items
+
+
+def _compare_leaf(name: str, want: dict, have: dict | None, shapes_only: bool, tols: dict) -> dict:
+    if have is None:
+        return _item(name, "missing")
+    if want["dtype"] != have["dtype"]:
+        return _item(name, f"dtype {have['dtype']}, the reference has {want['dtype']}")
+    if "scalar" in want:
+        same = shapes_only or _scalar_close(want["scalar"], have["scalar"], tols.get("Float64"))
+        return _item(name, None if same else f"{have['scalar']!r}, the reference has {want['scalar']!r}")
+    a, b = have["array"], want["array"]
+    if a.shape != b.shape:
+        return _item(name, f"shape {a.shape}, the reference has {b.shape}")
+    if shapes_only:
+        return _item(name, None)
+    return _compare_arrays(name, a, b, tols.get(want["dtype"], (0.0, 0.0)))
+
+
+def _compare_arrays(name: str, a, b, tol: tuple[float, float]) -> dict:
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    if not (np.array_equal(np.isnan(a64), np.isnan(b64)) and np.array_equal(_inf_sign(a64), _inf_sign(b64))):
+        return _item(name, "NaN/Inf at other positions than the reference")
+    finite = np.isfinite(b64)
+    diff = np.abs(a64[finite] - b64[finite])
+    max_abs = float(diff.max()) if diff.size else 0.0
+    scale = np.abs(b64[finite])
+    rel = diff[scale > 0] / scale[scale > 0]
+    max_rel = float(rel.max()) if rel.size else (0.0 if max_abs == 0 else float("inf"))
+    close = bool(np.allclose(a64[finite], b64[finite], rtol=tol[0], atol=tol[1]))
+    problem = None if close else f"values differ (max abs {max_abs:.3g}, max rel {max_rel:.3g})"
+    return _item(name, problem, max_abs, max_rel)
+
+
+def _frozen_random(reference: list[dict], calls: list[dict]) -> list[dict]:
+    """A random draw baked into the graph repeats across calls where PyNative draws anew (CATALOG ❄)."""
+    if len(reference) < 2 or len(calls) < 2 or reference[1]["grow"] or calls[1]["grow"]:
+        return []
+    ref_new = not same_values(reference[0]["outputs"], reference[1]["outputs"])
+    if ref_new and same_values(calls[0]["outputs"], calls[1]["outputs"]):
+        return [
+            _item("call 2 outputs", "random values frozen: call 2 repeats call 1, PyNative draws new ones")
+        ]
+    return []
+
+
+def _inf_sign(a):
+    return np.where(np.isinf(a), np.sign(a), 0)
+
+
+def _scalar_close(want, have, tol) -> bool:
+    if isinstance(want, float) and isinstance(have, float) and tol:
+        return bool(np.isclose(have, want, rtol=tol[0], atol=tol[1], equal_nan=True))
+    return want == have
+
+
+def _item(name: str, problem: str | None, max_abs: float | None = None, max_rel: float | None = None) -> dict:
+    return {"name": name, "ok": problem is None, "problem": problem, "max_abs": max_abs, "max_rel": max_rel}
+
+
+# -- small helpers -------------------------------------------------------------------------------
+
+
+def _location(path: str, line: int) -> dict:
+    try:
+        with open(path, encoding="utf-8") as source:
+            code = source.read().splitlines()[line - 1].strip()
+    except (OSError, IndexError, UnicodeDecodeError):
+        code = ""
+    return {"path": os.path.abspath(path), "line": line, "code": code}
+
+
+def _pick(override, default):
+    return default if override is None else override
+
+
+def _dump(path: str, value) -> None:
+    with open(path, "wb") as handle:
+        pickle.dump(value, handle)
+
+
+def _load(path: str):
+    with open(path, "rb") as handle:
+        return pickle.load(handle)
+
+
+if __name__ == "__main__":
+    main()
