@@ -8,14 +8,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import (
-    CodeRange,
-    MetadataWrapper,
-    ParentNodeProvider,
-    PositionProvider,
-    QualifiedNameProvider,
-    ScopeProvider,
-)
+from libcst.metadata import CodeRange, MetadataWrapper, QualifiedNameProvider, ScopeProvider
 
 from codemods.names import ModuleBindings
 from codemods.rule import FileContext, Finding, Report, Rule
@@ -52,10 +45,8 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
     scopes = wrapper.resolve(ScopeProvider)
     ctx = FileContext(
         path=path,
-        module=module,
+        wrapper=wrapper,
         qualified=qualified,
-        positions=wrapper.resolve(PositionProvider),
-        parents=wrapper.resolve(ParentNodeProvider),
         scopes=scopes,
         bindings=ModuleBindings(scopes[module]),  # type: ignore[arg-type]
         graph_functions=find_graph_functions(module, qualified),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar, Literal
 
 import libcst as cst
-from libcst.metadata import CodeRange, Scope
+from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
 from codemods.scopes import GraphFunction
@@ -58,15 +59,26 @@ class FileContext:
     """Everything a rule may ask about the file being analysed; built once per parse by the engine."""
 
     path: str
-    module: cst.Module
+    wrapper: MetadataWrapper
     qualified: Mapping[cst.CSTNode, object]
-    positions: Mapping[cst.CSTNode, CodeRange]
-    parents: Mapping[cst.CSTNode, cst.CSTNode]
     scopes: Mapping[cst.CSTNode, Scope | None]
     bindings: ModuleBindings
     graph_functions: list[GraphFunction]
     current: GraphFunction | None = None  # the graph function being visited
     reports: list[Report] = field(default_factory=list)
+
+    @property
+    def module(self) -> cst.Module:
+        return self.wrapper.module
+
+    # Positions and parents cost a pass over the whole file each: computed only when asked for.
+    @cached_property
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        return self.wrapper.resolve(PositionProvider)
+
+    @cached_property
+    def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
+        return self.wrapper.resolve(ParentNodeProvider)
 
     def names(self, node: cst.CSTNode) -> set[str]:
         """Canonical imported qualified names of `node` (`np.ones` → {"numpy.ones"})."""
@@ -77,7 +89,7 @@ class FileContext:
 
     def where(self) -> str:
         """A phrase naming the graph code being visited, for messages."""
-        return self.current.reason if self.current else "graph code"
+        return self.current.describe() if self.current else "graph code"
 
 
 class Rule(cst.BatchableCSTVisitor):

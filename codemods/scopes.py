@@ -28,78 +28,110 @@ class GraphFunction:
 
     node: cst.FunctionDef
     cell: cst.ClassDef | None  # the Cell class it belongs to, if any
-    reason: str  # e.g. "construct of Net", "called from Net.construct", "@jit"
+    reason: str  # "" for construct, "called from `Net.construct`", "@jit"
 
     @property
     def label(self) -> str:
         return f"{self.cell.name.value}.{self.node.name.value}" if self.cell else self.node.name.value
+
+    def describe(self) -> str:
+        """`Net.construct`, or `Net.helper` (called from `Net.construct`), for messages."""
+        return f"`{self.label}`" + (f" ({self.reason})" if self.reason else "")
 
 
 def find_graph_functions(
     module: cst.Module, qualified: Mapping[cst.CSTNode, object]
 ) -> list[GraphFunction]:
     """Every graph function of `module`, outermost only, in source order."""
-    classes = [node for node in _walk(module) if isinstance(node, cst.ClassDef)]
-    cells = _cell_classes(classes, qualified, _imports_mindspore(module))
+    index = _Index()
+    module.visit(index)
+    cells = _cell_classes(index.classes, qualified, index.imports_mindspore)
     found: dict[int, GraphFunction] = {}
     for cls in cells:
         for method in _methods(cls):
             if method.name.value == "construct":
-                found[id(method)] = GraphFunction(method, cls, f"construct of {cls.name.value}")
-    for fn in (n for n in _walk(module) if isinstance(n, cst.FunctionDef)):
+                found[id(method)] = GraphFunction(method, cls, "")
+    for fn in index.functions:
         if any(_is_jit(d, qualified) for d in fn.decorators) and id(fn) not in found:
             found[id(fn)] = GraphFunction(fn, _owner(fn, cells), "@jit")
-    _add_callees(found, module, cells)
-    return _outermost(list(found.values()), module)
+    _add_callees(found, module, cells, index)
+    # functions nested in graph code are visited with it
+    return [f for f in found.values() if not any(id(outer) in found for outer in index.enclosing[id(f.node)])]
+
+
+class _Index(cst.CSTVisitor):
+    """One pass over the file: classes, functions in source order, what encloses each, the calls in each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.classes: list[cst.ClassDef] = []
+        self.functions: list[cst.FunctionDef] = []
+        self.enclosing: dict[int, tuple[cst.FunctionDef, ...]] = {}
+        self.calls: dict[int, list[cst.Call]] = {}
+        self.imports_mindspore = False
+        self._stack: list[cst.FunctionDef] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+        self.enclosing[id(node)] = tuple(self._stack)
+        self.calls[id(node)] = []
+        self._stack.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._stack.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        for function in self._stack:
+            self.calls[id(function)].append(node)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports_mindspore |= any(_is_mindspore(alias.name) for alias in node.names)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports_mindspore |= node.module is not None and _is_mindspore(node.module)
+
+
+def _is_mindspore(name: cst.Attribute | cst.Name) -> bool:
+    while isinstance(name, cst.Attribute):
+        name = name.value  # type: ignore[assignment]
+    return isinstance(name, cst.Name) and name.value == "mindspore"
 
 
 def _cell_classes(
     classes: list[cst.ClassDef], qualified: Mapping[cst.CSTNode, object], file_imports_mindspore: bool
 ) -> list[cst.ClassDef]:
-    cells: dict[str, cst.ClassDef] = {}
+    cells: set[str] = set()
+    foreign: set[str] = set()  # derive from a class imported from the user's own package
     changed = True
     while changed:  # same-file bases may be declared after their subclasses
         changed = False
         for cls in classes:
-            if cls.name.value not in cells and _derives_from_cell(
-                cls, qualified, cells, file_imports_mindspore
-            ):
-                cells[cls.name.value] = cls
+            name = cls.name.value
+            kind = _kind(cls, qualified, cells, foreign)
+            if kind == "foreign" and file_imports_mindspore and _defines(cls, "construct"):
+                kind = "cell"
+            target = cells if kind == "cell" else foreign if kind == "foreign" else None
+            if target is not None and name not in target:
+                target.add(name)
                 changed = True
-    return [cls for cls in classes if cells.get(cls.name.value) is cls]
+    return [cls for cls in classes if cls.name.value in cells]
 
 
-def _derives_from_cell(
-    cls: cst.ClassDef,
-    qualified: Mapping[cst.CSTNode, object],
-    cells: dict[str, cst.ClassDef],
-    file_imports_mindspore: bool,
-) -> bool:
+def _kind(
+    cls: cst.ClassDef, qualified: Mapping[cst.CSTNode, object], cells: set[str], foreign: set[str]
+) -> str | None:
+    kind = None
     for base in (arg.value for arg in cls.bases if arg.keyword is None):
         names = imported_names(qualified, base)
-        if any(n.startswith("mindspore.nn.") for n in names):
-            return True
-        if isinstance(base, cst.Name) and base.value in cells:
-            return True
-        # A base imported from the user's own package: a Cell if the class defines `construct`.
-        from_elsewhere = bool(names) and not any(n.startswith("mindspore.") for n in names)
-        if from_elsewhere and file_imports_mindspore and _defines(cls, "construct"):
-            return True
-    return False
-
-
-def _imports_mindspore(module: cst.Module) -> bool:
-    for node in _walk(module):
-        if isinstance(node, cst.ImportFrom) and node.module is not None:
-            root = cst.Module([]).code_for_node(node.module)
-            if root == "mindspore" or root.startswith("mindspore."):
-                return True
-        if isinstance(node, cst.Import):
-            for alias in node.names:
-                name = cst.Module([]).code_for_node(alias.name)
-                if name == "mindspore" or name.startswith("mindspore."):
-                    return True
-    return False
+        local = base.value if isinstance(base, cst.Name) else None
+        if any(n.startswith("mindspore.nn.") for n in names) or local in cells:
+            return "cell"
+        if local in foreign or (names and not any(n.startswith("mindspore.") for n in names)):
+            kind = "foreign"
+    return kind
 
 
 def _is_jit(decorator: cst.Decorator, qualified: Mapping[cst.CSTNode, object]) -> bool:
@@ -109,7 +141,9 @@ def _is_jit(decorator: cst.Decorator, qualified: Mapping[cst.CSTNode, object]) -
     return "mindspore.jit" in imported_names(qualified, target)
 
 
-def _add_callees(found: dict[int, GraphFunction], module: cst.Module, cells: list[cst.ClassDef]) -> None:
+def _add_callees(
+    found: dict[int, GraphFunction], module: cst.Module, cells: list[cst.ClassDef], index: _Index
+) -> None:
     """Close `found` over `self.helper(...)` calls and calls of same-file module-level functions."""
     module_functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     cells_by_name = {cls.name.value: cls for cls in cells}
@@ -117,10 +151,10 @@ def _add_callees(found: dict[int, GraphFunction], module: cst.Module, cells: lis
     while queue:
         caller = queue.pop()
         methods = _methods_with_bases(caller.cell, cells_by_name) if caller.cell else {}
-        for call in (n for n in _walk(caller.node) if isinstance(n, cst.Call)):
+        for call in index.calls[id(caller.node)]:
             callee, owner = _resolve_call(call, methods, module_functions, caller.cell)
             if callee is not None and id(callee) not in found:
-                entry = GraphFunction(callee, owner, f"called from {caller.label}")
+                entry = GraphFunction(callee, owner, f"called from `{caller.label}`")
                 found[id(callee)] = entry
                 queue.append(entry)
 
@@ -162,18 +196,6 @@ def _methods_with_bases(
     return methods
 
 
-def _outermost(functions: list[GraphFunction], module: cst.Module) -> list[GraphFunction]:
-    chosen = {id(f.node): f for f in functions}
-    nested: set[int] = set()
-    for f in functions:
-        for inner in _walk(f.node):
-            if inner is not f.node and id(inner) in chosen:
-                nested.add(id(inner))
-    order = {id(n): i for i, n in enumerate(_walk(module)) if isinstance(n, cst.FunctionDef)}
-    keep = [f for f in functions if id(f.node) not in nested]
-    return sorted(keep, key=lambda f: order[id(f.node)])
-
-
 def _owner(fn: cst.FunctionDef, cells: list[cst.ClassDef]) -> cst.ClassDef | None:
     for cls in cells:
         if any(method is fn for method in _methods(cls)):
@@ -188,12 +210,3 @@ def _methods(cls: cst.ClassDef) -> Iterator[cst.FunctionDef]:
 
 def _defines(cls: cst.ClassDef, name: str) -> bool:
     return any(method.name.value == name for method in _methods(cls))
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node below `node`, in source order (pre-order)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))

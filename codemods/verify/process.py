@@ -73,17 +73,8 @@ class Worker:
     def __init__(self, launch: Launch, log: Path):
         self.launch = launch
         self.log = log
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the user's tree
         with open(log, "wb") as stderr:
-            self.proc = subprocess.Popen(
-                [launch.python, str(WORKER_SCRIPT)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                cwd=launch.cwd,
-                env=env,
-                start_new_session=True,
-            )
+            self.proc = _spawn(launch, stderr)
         self._buffer = b""
         self.import_s = self._handshake(max(launch.timeout, MIN_START_TIMEOUT))
 
@@ -182,6 +173,22 @@ class Worker:
         lines = [ln.strip() for ln in self._log_text(offset).splitlines() if ln.strip()]
         plain = [ln for ln in lines if not ln.startswith("[WARNING]")]
         return (plain or lines or ["no output"])[-1]
+
+
+def _spawn(launch: Launch, stderr) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the user's tree
+    try:
+        return subprocess.Popen(
+            [launch.python, str(WORKER_SCRIPT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=launch.cwd,
+            env=env,
+            start_new_session=True,  # its own process group: one kill reaches all it started
+        )
+    except OSError as exc:
+        raise WorkerStartError(f"cannot start a worker with {launch.python}: {exc.strerror}") from None
 
 
 def _failure(kind: str, message: str, where: dict | None) -> dict:

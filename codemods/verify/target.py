@@ -10,6 +10,7 @@ import ast
 import json
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,12 +48,18 @@ def _existing(path: Path, text: str) -> Path:
 
 def _find_module(name: str, python: str) -> Path:
     parts = name.split(".")
-    for root in [Path.cwd(), *map(Path, _search_path(python))]:
+    for root in _roots(python):
         base = root.joinpath(*parts)
         for candidate in (base.with_name(parts[-1] + ".py"), base / "__init__.py"):
             if candidate.is_file():
                 return candidate.resolve()
     raise UsageError(f"bad TARGET: module {name} is not in the current directory nor on {python}'s sys.path")
+
+
+def _roots(python: str) -> Iterator[Path]:
+    """The working directory, then the interpreter's sys.path (asked only when needed)."""
+    yield Path.cwd()
+    yield from map(Path, _search_path(python))
 
 
 def _search_path(python: str) -> list[str]:
