@@ -72,10 +72,10 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
     """List the rules, or print one rule's documentation."""
     console = Console()
     if code is None:
-        table = Table("code", "name", "default", "what it does", box=None, pad_edge=False)
+        table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
         for rule in RULES.values():
             summary = inspect.getdoc(rule).splitlines()[0]
-            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", summary)
+            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, summary)
         console.print(table)
         return
     rule = RULES.get(code.upper())
@@ -84,7 +84,7 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
         raise typer.Exit(2)
     typer.echo(f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)\n")
     typer.echo(inspect.getdoc(rule))
-    typer.echo(f"\nBreaks: {rule.BREAKS}")
+    typer.echo(f"\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}")
 
 
 def _run(paths: list[Path], select: str | None, ignore: str | None, fix: bool, unsafe: bool) -> list[FileResult]:

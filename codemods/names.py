@@ -80,14 +80,14 @@ def mindspore_dtype_name(qualified: Mapping[cst.CSTNode, object], node: cst.Base
     """`ms.float32`, `mstype.float32`, `mindspore.common.dtype.float32` → `float32`."""
     for name in imported_names(qualified, node):
         short = name.removeprefix("mindspore.")
-        if short != name and short.replace("bool_", "bool") in MINDSPORE_DTYPES:
+        if short != name and short in MINDSPORE_DTYPES:
             return short
     return None
 
 
 MINDSPORE_DTYPES = {
     "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
-    "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128",
+    "uint8", "uint16", "uint32", "uint64", "bool", "bool_", "complex64", "complex128",
 }  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import ClassVar, Literal
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
@@ -103,6 +104,7 @@ class Rule(cst.BatchableCSTVisitor):
     CODE: ClassVar[str]
     NAME: ClassVar[str]
     BREAKS: ClassVar[str]  # the configurations the pattern breaks, from CATALOG.md
+    FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
     WHOLE_MODULE: ClassVar[bool] = False
 
@@ -120,5 +122,13 @@ class Rule(cst.BatchableCSTVisitor):
     ) -> None:
         fix = None
         if replacement is not None:
+            if _comments(node) - _comments(replacement):
+                # like ruff: a fix that would delete a comment is applied only when asked for
+                applicability = "unsafe"
+                message += " (the fix would drop a comment inside the expression)"
             fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None))
         self.ctx.reports.append(Report(type(self), node, message, fix))
+
+
+def _comments(node: cst.CSTNode) -> set[str]:
+    return {comment.value for comment in m.findall(node, m.Comment())}  # type: ignore[union-attr]

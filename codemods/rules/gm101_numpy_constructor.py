@@ -175,10 +175,10 @@ class _DType:
             return cls(unknown=True)
         ms_name = mindspore_dtype_name(ctx.qualified, node)
         if ms_name is not None:
-            return cls(name=ms_name.replace("bool_", "bool"), node=node)
+            return cls(name=ms_name, node=node)
         np_name = numpy_dtype_name(ctx.qualified, node)
         if np_name is not None:
-            return cls(name=np_name.replace("bool_", "bool"))
+            return cls(name=np_name)
         # `Tensor(..., dtype=self.dtype)` takes a MindSpore dtype, so `ops.ones(..., self.dtype)` does too
         return cls(node=node) if allow_opaque else cls(unknown=True)
 

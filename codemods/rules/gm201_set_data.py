@@ -31,6 +31,7 @@ class SetData(Rule):
     CODE = "GM201"
     NAME = "set-data"
     BREAKS = "GRAPH, STRICT, dynamic, export"
+    FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func

@@ -52,7 +52,11 @@ def execute(plan: Plan, runners: dict[str, Runner], data: Path) -> Outcome:
 
 def _drive(version: str, runner: Runner, plan: Plan, board: _Board) -> list[dict]:
     if board.should_try(version):
-        board.post(version, runner.run(board.reference_job(version, plan)))
+        reply = {"status": "fail", "stage": "verifier", "error": None}
+        try:
+            reply = runner.run(board.reference_job(version, plan))
+        finally:
+            board.post(version, reply)  # even on a verifier bug: the other version waits for it
     reference, params = board.settle()
     return [
         runner.run(_check_job(check, version, plan, reference, params, board.data)) for check in plan.checks

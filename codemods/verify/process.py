@@ -19,6 +19,7 @@ from pathlib import Path
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 MIN_START_TIMEOUT = 120.0  # `import mindspore` alone took up to 15 s under load (CATALOG)
+STACK_WAIT = 2.0  # seconds a hung worker gets to print its stack before it is killed
 _FRAME = re.compile(r'File "(.+)", line (\d+) in ')
 
 
@@ -138,9 +139,9 @@ class Worker:
     # -- reasons -------------------------------------------------------------------------------
 
     def _crash_verdict(self, log_offset: int) -> dict:
-        code = self.proc.wait()
+        self.kill()  # the exit status is already fixed; this reaps it and what user code started
+        code = self.proc.returncode
         log = self._log_text(log_offset)
-        self.kill()
         if code < 0:
             name = signal.Signals(-code).name
             fatal = next((ln.strip() for ln in log.splitlines() if ln.startswith("Fatal Python error")), "")
@@ -155,7 +156,10 @@ class Worker:
             os.kill(self.proc.pid, signal.SIGUSR1)
         except ProcessLookupError:
             return None
-        time.sleep(0.5)
+        deadline = time.monotonic() + STACK_WAIT
+        while "most recent call first" not in self._log_text(log_offset) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.1)  # the dump is written in one go; let it finish
         return self._user_frame(self._log_text(log_offset))
 
     def _user_frame(self, log: str) -> dict | None:
