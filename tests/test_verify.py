@@ -303,6 +303,7 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
             checks=["graph"],
         )
         assert report.passed, render_json(report)
+        assert not report.verdict("graph", "before").passed
         print("mindspore" in sys.modules, "numpy" in sys.modules)
         """
     )

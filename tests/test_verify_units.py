@@ -14,6 +14,7 @@ from codemods.verify.specs import Dim, ScalarSpec, SpecError, TensorSpec, descri
 from codemods.verify.staging import display_path, locate, original_version, rewritten_version
 
 REPO = Path(__file__).resolve().parents[1]
+BARE_PYTHON = str(Path(sys.base_prefix) / "bin" / "python3")  # the venv's base: no MindSpore
 
 
 def test_tensor_specs_with_fixed_and_named_dimensions():
@@ -114,6 +115,7 @@ def test_a_dotted_name_sets_the_import_root_of_a_namespace_package(tmp_path):
             "cannot start a worker with /no/python",
         ),
         (["no_such_package.model:Net", "--python", "/no/python"], "--python /no/python: cannot run it"),
+        (["examples/batch_renorm.py:GrowingClip", "--python", BARE_PYTHON], "No module named 'mindspore'"),
     ],
 )
 def test_usage_errors_exit_2_with_a_clear_message(args, message, monkeypatch):

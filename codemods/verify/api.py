@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -136,6 +137,7 @@ def _launch(
     where = {
         "module": files.module.name,
         "sys_path": list(files.sys_path),
+        "fallback_path": os.getcwd(),  # as `python -m` would see the project the user runs from
         "user_roots": list(files.user_roots),
     }
     return Launch(python or sys.executable, config | where, cwd, files.user_roots, timeout)

@@ -105,6 +105,7 @@ class Worker:
         rtol, atol = config["rtol"], config["atol"]
         self.tols = {d: (_pick(rtol, r), _pick(atol, a)) for d, (r, a) in DEFAULT_TOL.items()}
         sys.path[:0] = config["sys_path"]
+        sys.path.append(config["fallback_path"])
         self._cell_class = None
 
     def run(self, job: dict) -> dict:
