@@ -10,6 +10,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import CodeRange, MetadataWrapper, QualifiedNameProvider, ScopeProvider
 
+from codemods import suppressions
 from codemods.names import ModuleBindings
 from codemods.rule import FileContext, Finding, Report, Rule
 from codemods.scopes import find_graph_functions
@@ -63,8 +64,11 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
 
 
 def check(source: str | bytes, path: str, rules: Sequence[type[Rule]]) -> list[Finding]:
-    ctx = analyze(parse(source), path, rules)
-    return sorted(_finding(ctx, r) for r in _unique(ctx.reports))
+    module = parse(source)
+    ctx = analyze(module, path, rules)
+    directives = suppressions.parse_directives(module.code)
+    findings = [_finding(ctx, r) for r in _visible(ctx, directives)]
+    return suppressions.apply(findings, directives, path, {rule.CODE for rule in rules})
 
 
 def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False) -> FixResult:
@@ -73,7 +77,7 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
     applied: list[Finding] = []
     for _ in range(MAX_PASSES):
         ctx = analyze(module, path, rules)
-        reports = _unique(ctx.reports)
+        reports = _visible(ctx, suppressions.parse_directives(module.code))
         chosen = _non_overlapping(ctx, [r for r in reports if _applies(r, unsafe)])
         if not chosen:
             break
@@ -81,10 +85,29 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
         module = _reparse(_apply(module, chosen), path)
     else:  # out of passes: report what is left in the last result
         ctx = analyze(module, path, rules)
-        reports = _unique(ctx.reports)
-    remaining = sorted(_finding(ctx, r) for r in reports)
+    directives = suppressions.parse_directives(module.code)
+    remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
+    remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
     output = module.bytes if isinstance(source, bytes) else module.code
     return FixResult(output, tuple(applied), tuple(remaining))
+
+
+def _visible(ctx: FileContext, directives: suppressions.Directives) -> list[Report]:
+    """The reports not silenced by a `# graphmend: ignore` comment (those are never fixed either)."""
+    reports = _unique(ctx.reports)
+    if directives.skip_file:
+        return []
+    if not directives.suppressions:
+        return reports
+    visible = []
+    for report in reports:
+        line = ctx.positions[report.node].start.line
+        covering = [s for s in directives.suppressions if s.line == line and s.covers_code(report.rule.CODE)]
+        for suppression in covering:
+            suppression.used.add(report.rule.CODE)
+        if not covering:
+            visible.append(report)
+    return visible
 
 
 def _applies(report: Report, unsafe: bool) -> bool:

@@ -18,7 +18,8 @@ UPDATE = os.environ.get("GRAPHMEND_UPDATE_GOLDEN") == "1"
 
 
 def _rules(case: Path):
-    return select_rules(None if case.parent.name == "all" else [case.parent.name])
+    # GM000 judges the suppressions of the other rules, so its cases run with every default rule
+    return select_rules(None if case.parent.name in ("all", "GM000") else [case.parent.name])
 
 
 def _findings_text(case: Path, source: bytes) -> str:

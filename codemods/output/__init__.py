@@ -1,0 +1,5 @@
+"""Findings rendered for people and machines: text, json, sarif (GitHub code scanning), github annotations."""
+
+from codemods.output.formats import FORMATS, render
+
+__all__ = ["FORMATS", "render"]
