@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from pathlib import Path
 
@@ -129,6 +130,31 @@ def test_a_hang_times_out_the_worker_is_replaced_and_nothing_is_left_running():
     assert failure["where"]["code"] == "while x.shape[0] > 0:"
     assert report["reference"]["version"] == "after"
     assert verdict(report, "graph", "after")["passed"]
+    assert _processes_with(token) == []
+
+
+def test_workers_die_with_a_killed_graphmend():
+    token = uuid.uuid4().hex
+    args = ["tests/verify_cases/misbehaving.py:Spin", "--input", "float32[2,3]", "--checks", "graph"]
+    cli = subprocess.Popen(
+        [str(GRAPHMEND), "verify", *args, "--against", "tests/verify_cases/misbehaving_fixed.py"],
+        cwd=REPO,
+        env=dict(os.environ, GRAPHMEND_TEST_TOKEN=token),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(_processes_with(token)) < 3 and time.monotonic() < deadline:  # graphmend and two workers
+        assert cli.poll() is None, cli.communicate()[0]
+        time.sleep(0.2)
+    time.sleep(5)  # MindSpore imported: one worker now spins in the reference job, deaf to its stdin
+    assert cli.poll() is None, cli.communicate()[0]
+    cli.kill()  # no chance to clean up: the workers must notice on their own
+    cli.communicate()
+    deadline = time.monotonic() + 10
+    while _processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert _processes_with(token) == []
 
 
@@ -324,6 +350,8 @@ def _processes_with(token: str) -> list[int]:
     for proc in Path("/proc").iterdir():
         try:
             if proc.name.isdigit() and token.encode() in (proc / "environ").read_bytes():
+                if (proc / "stat").read_text().split()[2] == "Z":  # reaped soon; it holds nothing
+                    continue
                 found.append(int(proc.name))
         except OSError:
             continue

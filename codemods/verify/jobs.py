@@ -41,12 +41,16 @@ class Outcome:
 def execute(plan: Plan, runners: dict[str, Runner], data: Path) -> Outcome:
     """Run everything; both workers import MindSpore at the same time."""
     with ThreadPoolExecutor(len(VERSIONS)) as pool:
-        list(pool.map(Runner.start, runners.values()))  # a failed start raises WorkerStartError
-        board = _Board(data)
-        drives = {v: pool.submit(_drive, v, runners[v], plan, board) for v in VERSIONS}
-        checks = {
-            (c, v): reply for v, f in drives.items() for c, reply in zip(plan.checks, f.result(), strict=True)
-        }
+        try:
+            list(pool.map(Runner.start, runners.values()))  # a failed start raises WorkerStartError
+            board = _Board(data)
+            drives = {v: pool.submit(_drive, v, runners[v], plan, board) for v in VERSIONS}
+            replies = {v: f.result() for v, f in drives.items()}
+        except BaseException:
+            for runner in runners.values():  # Ctrl-C: stop the workers now, not after their timeouts
+                runner.close()
+            raise
+    checks = {(c, v): reply for v, got in replies.items() for c, reply in zip(plan.checks, got, strict=True)}
     return Outcome(board.replies, board.chosen(), checks)
 
 

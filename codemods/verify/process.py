@@ -45,6 +45,7 @@ class Runner:
         self.launch = launch
         self.worker: Worker | None = None
         self.import_seconds: list[float] = []
+        self.closed = False
 
     def start(self) -> None:
         if self.worker is None:
@@ -53,6 +54,8 @@ class Runner:
             self.import_seconds.append(self.worker.import_s)
 
     def run(self, job: dict) -> dict:
+        if self.closed:
+            return _failure("Stopped", "the run was stopped before this job", None)
         try:
             self.start()
         except WorkerStartError as exc:
@@ -63,6 +66,7 @@ class Runner:
         return reply
 
     def close(self) -> None:
+        self.closed = True
         if self.worker is not None:
             self.worker.kill()  # its results are all read; nothing is lost by skipping teardown
             self.worker = None
@@ -183,7 +187,7 @@ def _spawn(launch: Launch, stderr) -> subprocess.Popen:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the user's tree
     try:
         return subprocess.Popen(
-            [launch.python, str(WORKER_SCRIPT)],
+            [launch.python, str(WORKER_SCRIPT), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,

@@ -1,7 +1,8 @@
 """The verify worker: the only code in graphmend that imports MindSpore.
 
-Run as a script (`python worker.py`) by the interpreter the user picked; never imported by the
-parent, and it imports nothing from graphmend, so that interpreter needs only MindSpore and numpy.
+Run as a script (`python worker.py PARENT_PID`) by the interpreter the user picked; never
+imported by the parent, and it imports nothing from graphmend, so that interpreter needs only
+MindSpore and numpy.
 MindSpore is imported once; jobs then arrive one JSON line at a time on stdin and each verdict
 goes back as one JSON line. The first line is the configuration of this worker's version.
 
@@ -23,6 +24,7 @@ import random
 import re
 import signal
 import sys
+import threading
 import time
 import traceback
 
@@ -63,6 +65,7 @@ LOCATION = re.compile(r"In file (.+?):(\d+)")
 
 
 def main() -> None:
+    _die_with_parent()
     config = json.loads(PROTO_IN.readline())
     _warm_up()
     worker = Worker(config)
@@ -72,6 +75,18 @@ def main() -> None:
     PROTO_OUT.flush()
     sys.stderr.flush()
     os._exit(0)  # interpreter teardown after MindSpore takes seconds
+
+
+def _die_with_parent() -> None:
+    """The worker has its own process group, so nothing kills it if graphmend itself is killed."""
+    parent = int(sys.argv[1])  # given by the parent: it may be gone before this runs
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.killpg(0, signal.SIGKILL)  # the worker and whatever user code started
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _send(message: dict) -> None:
