@@ -211,7 +211,7 @@ class Worker:
         except BaseException as exc:
             raise JobError("export", time.perf_counter() - start) from exc
         try:
-            loaded = nn.GraphCell(ms.load(path + ".mindir"))
+            loaded = Exported(nn.GraphCell(ms.load(path + ".mindir")))
         except BaseException as exc:
             raise JobError("load exported MindIR") from exc
         return loaded, time.perf_counter() - start
@@ -286,6 +286,19 @@ class Worker:
         if path.startswith(MS_DIR + os.sep):
             return False
         return any(path == root or path.startswith(root + os.sep) for root in self.roots)
+
+
+class Exported:
+    """A loaded MindIR takes only the tensor inputs: export baked the Python scalars in."""
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __call__(self, *inputs):
+        return self.graph(*[x for x in inputs if isinstance(x, ms.Tensor)])
+
+    def parameters_dict(self):
+        return self.graph.parameters_dict()
 
 
 # -- values --------------------------------------------------------------------------------------
