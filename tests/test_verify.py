@@ -133,13 +133,15 @@ def test_a_hang_times_out_the_worker_is_replaced_and_nothing_is_left_running():
     assert _processes_with(token) == []
 
 
-def test_workers_die_with_a_killed_graphmend():
+def test_workers_die_with_a_killed_graphmend(tmp_path):
     token = uuid.uuid4().hex
+    temp_dir = tmp_path / "tmp"
+    temp_dir.mkdir()
     args = ["tests/verify_cases/misbehaving.py:Spin", "--input", "float32[2,3]", "--checks", "graph"]
     cli = subprocess.Popen(
         [str(GRAPHMEND), "verify", *args, "--against", "tests/verify_cases/misbehaving_fixed.py"],
         cwd=REPO,
-        env=dict(os.environ, GRAPHMEND_TEST_TOKEN=token),
+        env=dict(os.environ, GRAPHMEND_TEST_TOKEN=token, TMPDIR=str(temp_dir)),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -156,6 +158,7 @@ def test_workers_die_with_a_killed_graphmend():
     while _processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_with(token) == []
+    assert not list(temp_dir.glob("graphmend-verify-*"))  # the workers removed the run's files
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ class Launch:
 
     python: str
     config: dict
-    cwd: Path  # MindSpore writes rank_0/ and analyze_fail.ir here
+    cwd: Path  # MindSpore writes rank_0/ and analyze_fail.ir here; its parent is the run's temp dir
     user_roots: tuple[str, ...]
     timeout: float
 
@@ -187,7 +187,7 @@ def _spawn(launch: Launch, stderr) -> subprocess.Popen:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the user's tree
     try:
         return subprocess.Popen(
-            [launch.python, str(WORKER_SCRIPT), str(os.getpid())],
+            [launch.python, str(WORKER_SCRIPT), str(os.getpid()), str(launch.cwd.parent)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,

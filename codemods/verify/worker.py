@@ -1,6 +1,6 @@
 """The verify worker: the only code in graphmend that imports MindSpore.
 
-Run as a script (`python worker.py PARENT_PID`) by the interpreter the user picked; never
+Run as a script (`python worker.py PARENT_PID RUN_DIR`) by the interpreter the user picked; never
 imported by the parent, and it imports nothing from graphmend, so that interpreter needs only
 MindSpore and numpy.
 MindSpore is imported once; jobs then arrive one JSON line at a time on stdin and each verdict
@@ -22,6 +22,7 @@ import os
 import pickle
 import random
 import re
+import shutil
 import signal
 import sys
 import threading
@@ -79,11 +80,12 @@ def main() -> None:
 
 def _die_with_parent() -> None:
     """The worker has its own process group, so nothing kills it if graphmend itself is killed."""
-    parent = int(sys.argv[1])  # given by the parent: it may be gone before this runs
+    parent, run_dir = int(sys.argv[1]), sys.argv[2]  # the parent may be gone before this runs
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
+        shutil.rmtree(run_dir, ignore_errors=True)  # a killed parent could not remove it
         os.killpg(0, signal.SIGKILL)  # the worker and whatever user code started
 
     threading.Thread(target=watch, daemon=True).start()
