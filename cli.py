@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -12,113 +14,228 @@ from rich.console import Console
 from rich.table import Table
 
 from codemods import RULES, UnknownRule, select_rules
-from codemods.files import FileResult, WriteError, discover, process, write_atomic
+from codemods import config as configuration
+from codemods.files import FileError, FileResult, WriteError, select_files, write_atomic
+from codemods.output import FORMATS, render
+from codemods.runner import Cache, Task, run
+from codemods.suppressions import add_ignores
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
+
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
 app.command("verify")(_verify_command)
 
-Paths = Annotated[list[Path], typer.Argument(help="Files or directories (walked for *.py).", show_default=False)]
+err = Console(stderr=True, highlight=False)
+
+Paths = Annotated[list[Path] | None, typer.Argument(help="Files or directories (default: .).", show_default=False)]
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]
 Ignore = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to skip.")]
-Unsafe = Annotated[bool, typer.Option("--unsafe-fixes", help="Also apply fixes that may change semantics.")]
+Unsafe = Annotated[bool | None, typer.Option("--unsafe-fixes/--no-unsafe-fixes",
+                                             help="Also apply fixes that may change semantics.", show_default=False)]  # fmt: skip
+Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")]
+ConfigFile = Annotated[Path | None, typer.Option("--config", help="pyproject.toml to read [tool.graphmend] from.")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: every core; 1 = in-process).")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write .graphmend_cache/.")]
+ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
+Format = Annotated[str, typer.Option("--format", help=f"Output format: {', '.join(FORMATS)}.")]
+OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the findings here.")]
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one invocation works on, after the config file and the flags are merged."""
+
+    settings: configuration.Settings
+    results: list[FileResult]
+    unsafe: bool
 
 
 @app.command()
-def check(paths: Paths, select: Select = None, ignore: Ignore = None, unsafe_fixes: Unsafe = False) -> None:
+def check(
+    paths: Paths = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    unsafe_fixes: Unsafe = None,
+    exclude: Exclude = None,
+    config: ConfigFile = None,
+    jobs: Jobs = 0,
+    no_cache: NoCache = False,
+    changed_since: ChangedSince = None,
+    output_format: Format = "text",
+    output_file: OutputFile = None,
+    quiet: Quiet = False,
+    add_ignore: Annotated[bool, typer.Option("--add-ignore", help="Write a suppression for every finding.")] = False,
+) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
-    results = _run(paths, select, ignore, fix=False, unsafe=unsafe_fixes)
-    findings = [f for r in results for f in r.findings]
-    for finding in findings:
-        typer.echo(_format(finding, unsafe_fixes))
-    _print_errors(results)
-    _summary(findings, unsafe_fixes)
-    raise typer.Exit(_exit_code(results, findings))
+    _check_format(output_format)
+    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, changed_since, quiet,
+                   fix=False)  # fmt: skip
+    if add_ignore:
+        raise typer.Exit(_add_ignores(current.results, quiet))
+    findings = [f for r in current.results for f in r.findings]
+    _emit(render(output_format, findings, current.unsafe), output_file)
+    _print_errors(current.results)
+    if not quiet and output_format == "text":
+        _summary(findings, current.unsafe, len(current.results))
+    raise typer.Exit(2 if _errors(current.results) else (1 if findings else 0))
 
 
 @app.command()
 def fix(
-    paths: Paths,
+    paths: Paths = None,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")] = False,
+    interactive: Annotated[bool, typer.Option("--interactive", "-i", help="Ask before each fix.")] = False,
+    verify: Annotated[bool, typer.Option("--verify", help="Prove the Cells of [tool.graphmend.verify] "
+                                         "before writing a file that holds one.")] = False,  # fmt: skip
+    force: Annotated[bool, typer.Option("--force", help="Write even when verification fails.")] = False,
     select: Select = None,
     ignore: Ignore = None,
-    unsafe_fixes: Unsafe = False,
+    unsafe_fixes: Unsafe = None,
+    exclude: Exclude = None,
+    config: ConfigFile = None,
+    jobs: Jobs = 0,
+    no_cache: NoCache = False,
+    changed_since: ChangedSince = None,
+    output_format: Format = "text",
+    output_file: OutputFile = None,
+    quiet: Quiet = False,
 ) -> None:
-    """Apply the fixes in place (or print them with --diff). Exit 1 when findings remain (or, with --diff,
-    when there is a diff), 2 on errors."""
-    results = _run(paths, select, ignore, fix=True, unsafe=unsafe_fixes)
-    changed = [r for r in results if r.changed]
+    """Apply the fixes in place (or print them with --diff).
+
+    Exit 0 when nothing is left to fix, 1 when findings remain (with --diff: when there is a diff),
+    2 on errors (a file not written counts as an error).
+    """
+    _check_format(output_format)
+    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, changed_since, quiet,
+                   fix=True)  # fmt: skip
+    if interactive:
+        from codemods.interactive import review
+
+        results = review(current.results, current.unsafe)
+        current = Run(current.settings, results, current.unsafe)
+    changed = [r for r in current.results if r.changed]
     if diff:
         for result in changed:
-            typer.echo(result.diff(), nl=False)
+            _emit(result.diff(), output_file, append=True)
         fixes = sum(len(r.applied) for r in changed)
-        typer.echo(f"Would fix {fixes} finding(s) in {len(changed)} file(s).", err=True)
-        _print_errors(results)
-        raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
-    written, failed = _write(changed)
-    remaining = [f for r in results for f in r.findings]
-    for finding in remaining:
-        typer.echo(_format(finding, unsafe_fixes))
-    _print_errors(results)
-    for message in failed:
-        typer.echo(f"error: {message}", err=True)
-    fixed = sum(len(r.applied) for r in written)
-    typer.echo(f"Fixed {fixed} finding(s) in {len(written)} file(s); {len(remaining)} remaining.", err=True)
-    raise typer.Exit(2 if _errors(results) or failed else (1 if remaining else 0))
+        _print_errors(current.results)
+        if not quiet:
+            err.print(f"Would fix {fixes} finding(s) in {len(changed)} file(s).")
+        raise typer.Exit(2 if _errors(current.results) else (1 if changed else 0))
+    refused = _verify_gate(changed, current.settings, force) if verify else {}
+    written, failed = _write([r for r in changed if r.path not in refused])
+    remaining = [f for r in current.results for f in r.findings]
+    _emit(render(output_format, remaining, current.unsafe), output_file)
+    _print_errors(current.results)
+    for message in [*failed, *refused.values()]:
+        err.print(f"error: {message}")
+    if not quiet:
+        fixed = sum(len(r.applied) for r in written)
+        err.print(f"Fixed {fixed} finding(s) in {len(written)} file(s); {len(remaining)} remaining.")
+    raise typer.Exit(2 if _errors(current.results) or failed or refused else (1 if remaining else 0))
 
 
 @app.command()
 def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print its documentation.")] = None):
     """List the rules, or print one rule's documentation."""
-    console = Console()
     if code is None:
         table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
         for rule in RULES.values():
             summary = inspect.getdoc(rule).splitlines()[0]
             table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, summary)
-        console.print(table)
+        Console().print(table)
         return
     rule = RULES.get(code.upper())
     if rule is None:
-        typer.echo(f"error: unknown rule {code!r}; `graphmend rules` lists them", err=True)
+        err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
         raise typer.Exit(2)
     typer.echo(f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)\n")
     typer.echo(inspect.getdoc(rule))
     typer.echo(f"\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}")
 
 
-def _run(paths: list[Path], select: str | None, ignore: str | None, fix: bool, unsafe: bool) -> list[FileResult]:
+# -- running ------------------------------------------------------------------------------------
+
+
+def _run(paths, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, quiet, fix) -> Run:
+    paths = paths or [Path(".")]
     try:
-        chosen = select_rules(_codes(select), _codes(ignore) or ())
-    except UnknownRule as exc:
-        typer.echo(f"error: {exc}", err=True)
+        settings = configuration.load(paths, config)
+        selected = _codes(select) or (list(settings.select) if settings.select is not None else None)
+        ignored = [*settings.ignore, *(_codes(ignore) or [])]
+        select_rules(selected, ignored)  # validates the codes before any work
+    except (configuration.ConfigError, UnknownRule) as exc:
+        err.print(f"error: {exc}")
         raise typer.Exit(2) from exc
-    found = discover(paths)
-    results = [FileResult(e.path, error=e) for e in found.errors]
-    results += [process(path, chosen, fix, unsafe) for path in found.files]
-    return results
+    unsafe = settings.unsafe_fixes if unsafe is None else unsafe
+    chosen = select_files(paths, settings, tuple(exclude or ()), changed_since)
+    tasks, errors = _tasks(chosen.files, settings, selected, ignored, fix, unsafe)
+    cache = None if no_cache else Cache(settings.root / ".graphmend_cache")
+    results = [FileResult(e.path, error=e) for e in [*chosen.errors, *errors]]
+    results += _with_progress(tasks, jobs or os.cpu_count() or 1, cache, quiet)
+    return Run(settings, sorted(results, key=lambda r: r.path), unsafe)
+
+
+def _tasks(files, settings, selected, ignored, fix, unsafe) -> tuple[list[Task], list[FileError]]:
+    tasks, errors = [], []
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            errors.append(FileError(str(path), "is a directory, not a Python file"))
+            continue
+        except OSError as exc:
+            errors.append(FileError(str(path), f"cannot read: {exc.strerror or exc}"))
+            continue
+        codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
+        tasks.append(Task(str(path), data, codes, fix, unsafe))
+    return tasks, errors
+
+
+def _with_progress(tasks: list[Task], jobs: int, cache: Cache | None, quiet: bool) -> list[FileResult]:
+    if quiet or not err.is_terminal or len(tasks) < 2:
+        return run(tasks, jobs, cache)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        bar = progress.add_task("files", total=len(tasks))
+        return run(tasks, jobs, cache, on_done=lambda _: progress.advance(bar))
+
+
+def _check_format(output_format: str) -> None:
+    if output_format not in FORMATS:
+        err.print(f"error: unknown format {output_format!r}; choose one of {', '.join(FORMATS)}")
+        raise typer.Exit(2)
 
 
 def _codes(option: str | None) -> list[str] | None:
     return [c.strip() for c in option.split(",") if c.strip()] if option else None
 
 
-def _format(finding, unsafe: bool) -> str:
-    fixable = finding.fix == "safe" or (finding.fix == "unsafe" and unsafe)
-    marker = " [*]" if fixable else ""
-    return f"{finding.location()}: {finding.code}{marker} {finding.message}"
+# -- output -------------------------------------------------------------------------------------
 
 
-def _summary(findings, unsafe: bool) -> None:
+def _emit(text: str, output_file: Path | None, append: bool = False) -> None:
+    if output_file is None:
+        sys.stdout.write(text)
+        return
+    with output_file.open("a" if append else "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _summary(findings, unsafe: bool, files: int) -> None:
     if not findings:
-        typer.echo("No findings.", err=True)
+        err.print(f"No findings in {files} file(s).")
         return
     safe = sum(f.fix == "safe" for f in findings)
     hidden = sum(f.fix == "unsafe" for f in findings)
-    line = f"Found {len(findings)} finding(s); {safe + (hidden if unsafe else 0)} fixable with `graphmend fix`"
+    line = f"Found {len(findings)} finding(s) in {files} file(s); {safe + (hidden if unsafe else 0)} fixable " \
+           "with `graphmend fix`"  # fmt: skip
     if hidden and not unsafe:
         line += f" ({hidden} more with `--unsafe-fixes`)"
-    typer.echo(line + ".", err=True)
+    err.print(line + ".")
 
 
 def _errors(results: list[FileResult]) -> list[FileResult]:
@@ -127,11 +244,10 @@ def _errors(results: list[FileResult]) -> list[FileResult]:
 
 def _print_errors(results: list[FileResult]) -> None:
     for result in _errors(results):
-        typer.echo(f"{result.error.location()}: error: {result.error.message}", err=True)
+        err.print(f"{result.error.location()}: error: {result.error.message}")
 
 
-def _exit_code(results: list[FileResult], findings: list) -> int:
-    return 2 if _errors(results) else (1 if findings else 0)
+# -- writing ------------------------------------------------------------------------------------
 
 
 def _write(changed: list[FileResult]) -> tuple[list[FileResult], list[str]]:
@@ -143,6 +259,51 @@ def _write(changed: list[FileResult]) -> tuple[list[FileResult], list[str]]:
         except WriteError as exc:
             failed.append(str(exc))
     return written, failed
+
+
+def _add_ignores(results: list[FileResult], quiet: bool) -> int:
+    added, failed = 0, []
+    for result in results:
+        findings = [f for f in result.findings if f.code != "GM000"]
+        if result.error or not findings:
+            continue
+        text = result.original.decode(result.encoding)
+        updated = add_ignores(text, findings).encode(result.encoding)
+        try:
+            compile(updated, result.path, "exec", dont_inherit=True)
+            write_atomic(Path(result.path), updated, result.original)
+            added += len({f.line for f in findings})
+        except (SyntaxError, WriteError) as exc:
+            failed.append(f"{result.path}: suppressions not added: {exc}")
+    for message in failed:
+        err.print(f"error: {message}")
+    _print_errors(results)
+    if not quiet:
+        err.print(f"Added {added} suppression comment(s).")
+    return 2 if failed or _errors(results) else 0
+
+
+def _verify_gate(changed: list[FileResult], settings: configuration.Settings, force: bool) -> dict[str, str]:
+    """Verify the configured Cells of every changed file; the files whose proof fails are not written."""
+    from codemods.verify import UsageError, render_table, verify
+
+    refused: dict[str, str] = {}
+    console = Console()
+    for result in changed:
+        targets = [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]
+        for target in targets:
+            console.print(f"verify {target.cell}")
+            try:
+                report = verify(target.file(settings.root), result.output.decode(result.encoding),
+                                target.cell.rpartition(":")[2], target.init, list(target.inputs))  # fmt: skip
+            except UsageError as exc:
+                refused[result.path] = f"{result.path}: cannot verify {target.cell}: {exc}; not written"
+                continue
+            render_table(report, console)
+            if not report.passed and not force:
+                refused[result.path] = f"{result.path}: verification of {target.cell} failed; not written " \
+                                       "(--force writes it anyway)"  # fmt: skip
+    return refused
 
 
 def main() -> None:

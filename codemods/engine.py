@@ -92,6 +92,20 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
     return FixResult(output, tuple(applied), tuple(remaining))
 
 
+def candidates(
+    source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False
+) -> list[tuple[Finding, str | bytes]]:
+    """Each fix that applies to `source` now, with the source as it is after that one fix alone."""
+    module = parse(source)
+    ctx = analyze(module, path, rules)
+    found = []
+    for report in _visible(ctx, suppressions.parse_directives(module.code)):
+        if _applies(report, unsafe):
+            fixed = _reparse(_apply(module, [report]), path)
+            found.append((_finding(ctx, report), fixed.bytes if isinstance(source, bytes) else fixed.code))
+    return found
+
+
 def _visible(ctx: FileContext, directives: suppressions.Directives) -> list[Report]:
     """The reports not silenced by a `# graphmend: ignore` comment (those are never fixed either)."""
     reports = _unique(ctx.reports)

@@ -9,6 +9,7 @@ import difflib
 import io
 import os
 import stat
+import subprocess
 import tempfile
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 import libcst as cst
 
 from codemods import engine
+from codemods.config import Settings
 from codemods.rule import Finding, Rule
 
 # Directories never walked into (explicit file arguments are still read).
@@ -86,6 +88,69 @@ def discover(paths: Iterable[Path]) -> Discovery:
         else:
             _add(found, seen, path)
     return found
+
+
+def select_files(
+    paths: Iterable[Path], settings: Settings, exclude: tuple[str, ...] = (), changed_since: str | None = None
+) -> Discovery:
+    """`discover`, less excluded and git-ignored files, and (with `changed_since`) unchanged ones."""
+    found = discover(paths)
+    patterns = (*settings.exclude, *exclude)
+    files = [f for f in found.files if not (patterns and _excluded(f, settings, patterns))]
+    ignored = _git_ignored(files)
+    files = [f for f in files if f not in ignored]
+    if changed_since is not None:
+        changed = _git_changed(changed_since, settings.root)
+        if changed is None:
+            found.errors.append(FileError(changed_since, "git cannot list the files changed since this revision"))
+            changed = set()
+        files = [f for f in files if f.resolve() in changed]
+    return Discovery(files, found.errors)
+
+
+def _excluded(path: Path, settings: Settings, patterns: tuple[str, ...]) -> bool:
+    return Settings(root=settings.root, exclude=patterns).is_excluded(path)
+
+
+def _git(cwd: Path, *args: str, stdin: str | None = None) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode in (0, 1) else None
+
+
+def _git_ignored(files: list[Path]) -> set[Path]:
+    """The files a .gitignore covers (none outside a git work tree)."""
+    ignored: set[Path] = set()
+    by_dir: dict[Path, list[Path]] = {}
+    for f in files:
+        by_dir.setdefault(f.resolve().parent, []).append(f)
+    roots: dict[Path, list[Path]] = {}
+    for directory, group in by_dir.items():
+        # one `git rev-parse` per work tree, not per directory
+        top = next((root for root in roots if directory.is_relative_to(root)), None)
+        if top is None:
+            out = _git(directory, "rev-parse", "--show-toplevel")
+            top = Path(out.strip()) if out else None
+        if top is not None:
+            roots.setdefault(top, []).extend(group)
+    for root, group in roots.items():
+        listing = "\n".join(str(f.resolve()) for f in group)
+        out = _git(root, "check-ignore", "--stdin", stdin=listing)
+        ignored_paths = {Path(line) for line in (out or "").splitlines()}
+        ignored.update(f for f in group if f.resolve() in ignored_paths)
+    return ignored
+
+
+def _git_changed(revision: str, cwd: Path) -> set[Path] | None:
+    top = _git(cwd, "rev-parse", "--show-toplevel")
+    diff = _git(cwd, "diff", "--name-only", "--diff-filter=ACMR", revision, "--")
+    untracked = _git(cwd, "ls-files", "--others", "--exclude-standard", "--full-name")
+    if top is None or diff is None or untracked is None:
+        return None
+    root = Path(top.strip())
+    return {(root / name).resolve() for name in (diff + untracked).splitlines() if name}
 
 
 def _add(found: Discovery, seen: set[Path], path: Path) -> None:

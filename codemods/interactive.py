@@ -1,0 +1,78 @@
+"""`graphmend fix --interactive`: every fix shown as a colored hunk, applied only when accepted."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+
+from rich.console import Console
+from rich.syntax import Syntax
+
+from codemods import engine
+from codemods.files import FileResult
+from codemods.rule import Finding
+from codemods.rules import RULES
+
+CHOICES = "[y]es / [n]o / [a]ll of this rule / [q]uit"
+
+
+def review(results: list[FileResult], unsafe: bool, console: Console | None = None) -> list[FileResult]:
+    """`results` with only the accepted fixes applied (the rest of each file as it was)."""
+    console = console or Console(highlight=False)
+    accept_all: set[str] = set()
+    reviewed, quit_ = [], False
+    for result in results:
+        if quit_ or not result.changed:
+            reviewed.append(result if result.changed is False else replace(result, output=result.original))
+            continue
+        result, quit_ = _review_file(result, unsafe, accept_all, console)
+        reviewed.append(result)
+    return reviewed
+
+
+def _review_file(result: FileResult, unsafe: bool, accept_all: set[str], console: Console):
+    rules = [RULES[code] for code in sorted({f.code for f in result.applied})]
+    current, applied, skipped = result.original, [], set()
+    while True:
+        options = [(f, new) for f, new in engine.candidates(current, result.path, rules, unsafe)
+                   if _key(f) not in skipped]  # fmt: skip
+        if not options:
+            break
+        finding, new = options[0]
+        answer = "y" if finding.code in accept_all else _ask(result, finding, current, new, console)
+        if answer == "q":
+            return _done(result, current, applied), True
+        if answer in ("y", "a"):
+            current = new
+            applied.append(finding)
+            if answer == "a":
+                accept_all.add(finding.code)
+        else:
+            skipped.add(_key(finding))
+    return _done(result, current, applied), False
+
+
+def _ask(result: FileResult, finding: Finding, before: bytes, after: bytes, console: Console) -> str:
+    console.rule(f"{finding.location()}  {finding.code} {finding.name}", style="cyan")
+    console.print(finding.message)
+    hunk = "".join(difflib.unified_diff(
+        before.decode(result.encoding).splitlines(keepends=True),
+        after.decode(result.encoding).splitlines(keepends=True),
+        f"a/{result.path}", f"b/{result.path}", n=2,
+    ))  # fmt: skip
+    console.print(Syntax(hunk, "diff", theme="ansi_dark", background_color="default"))
+    while True:
+        answer = console.input(f"Apply this {finding.fix} fix? {CHOICES} ").strip().lower()[:1]
+        if answer in ("y", "n", "a", "q"):
+            return answer
+
+
+def _key(finding: Finding) -> tuple:
+    return finding.code, finding.line, finding.original, finding.replacement
+
+
+def _done(result: FileResult, current: bytes, applied: list[Finding]) -> FileResult:
+    return replace(result, output=current, applied=tuple(applied))
+
+
+__all__ = ["review"]
