@@ -137,6 +137,39 @@ def fix(
 
 
 @app.command()
+def report(
+    paths: Paths = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path(
+        "graphmend-report.html"
+    ),
+    verify: Annotated[bool, typer.Option("--verify", help="Also verify the Cells of [tool.graphmend.verify] "
+                                         "in changed files and show their tables.")] = False,  # fmt: skip
+    select: Select = None,
+    ignore: Ignore = None,
+    unsafe_fixes: Unsafe = None,
+    exclude: Exclude = None,
+    config: ConfigFile = None,
+    jobs: Jobs = 0,
+    no_cache: NoCache = False,
+    quiet: Quiet = False,
+) -> None:
+    """Write a self-contained HTML migration report: findings per rule and file, the diffs, verify tables.
+
+    Nothing is written but the report. Exit 2 on errors, else 0.
+    """
+    from codemods.output.html import render_report
+
+    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, None, quiet, fix=True)
+    verifications = _verifications(current) if verify else []
+    html = render_report(current.results, verifications, unsafe=current.unsafe)
+    output.write_text(html, encoding="utf-8")
+    _print_errors(current.results)
+    if not quiet:
+        err.print(f"Report written to {output.resolve()}")
+    raise typer.Exit(2 if _errors(current.results) else 0)
+
+
+@app.command()
 def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print its documentation.")] = None):
     """List the rules, or print one rule's documentation."""
     if code is None:
@@ -285,25 +318,39 @@ def _add_ignores(results: list[FileResult], quiet: bool) -> int:
 
 def _verify_gate(changed: list[FileResult], settings: configuration.Settings, force: bool) -> dict[str, str]:
     """Verify the configured Cells of every changed file; the files whose proof fails are not written."""
-    from codemods.verify import UsageError, render_table, verify
+    from codemods.verify import render_table
 
     refused: dict[str, str] = {}
     console = Console()
+    for result, target, report in _verify_targets(changed, settings):
+        if isinstance(report, str):
+            refused[result.path] = f"{result.path}: cannot verify {target.cell}: {report}; not written"
+            continue
+        render_table(report, console)
+        if not report.passed and not force:
+            refused[result.path] = f"{result.path}: verification of {target.cell} failed; not written " \
+                                   "(--force writes it anyway)"  # fmt: skip
+    return refused
+
+
+def _verifications(current: Run) -> list:
+    changed = [r for r in current.results if r.changed]
+    return [(target.cell, report) for _, target, report in _verify_targets(changed, current.settings)]
+
+
+def _verify_targets(changed: list[FileResult], settings: configuration.Settings):
+    """(result, target, Report or the reason it could not run) for every configured Cell in a changed file."""
+    from codemods.verify import UsageError, verify
+
     for result in changed:
-        targets = [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]
-        for target in targets:
-            console.print(f"verify {target.cell}")
+        for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
+            err.print(f"verifying {target.cell} …")
             try:
                 report = verify(target.file(settings.root), result.output.decode(result.encoding),
                                 target.cell.rpartition(":")[2], target.init, list(target.inputs))  # fmt: skip
             except UsageError as exc:
-                refused[result.path] = f"{result.path}: cannot verify {target.cell}: {exc}; not written"
-                continue
-            render_table(report, console)
-            if not report.passed and not force:
-                refused[result.path] = f"{result.path}: verification of {target.cell} failed; not written " \
-                                       "(--force writes it anyway)"  # fmt: skip
-    return refused
+                report = str(exc)
+            yield result, target, report
 
 
 def main() -> None:
