@@ -20,6 +20,12 @@ demo: $(STAMP)
 	@echo
 	@echo "== graphmend fix --diff examples/ (writes nothing)"
 	-$(GM) fix --diff examples/
+	@echo
+	@echo "== graphmend fix --verify on a copy in demo-out/examples: each Cell of examples/pyproject.toml"
+	@echo "   is compiled in GRAPH_MODE before and after, and compared with PyNative; a file whose proof"
+	@echo "   fails is not written"
+	rm -rf demo-out/examples && mkdir -p demo-out && cp -r examples demo-out/examples
+	-cd demo-out/examples && ../../$(GM) fix --verify --no-cache .
 
 test: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) -q

@@ -126,6 +126,7 @@ def fix(
     refused = _verify_gate(changed, current.settings, force) if verify else {}
     written, failed = _write([r for r in changed if r.path not in refused])
     remaining = [f for r in current.results for f in r.findings]
+    remaining = sorted([*remaining, *(f for r in changed if r not in written for f in r.applied)])
     _emit(render(output_format, remaining, current.unsafe), output_file)
     _print_errors(current.results)
     for message in [*failed, *refused.values()]:
