@@ -12,7 +12,7 @@ import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
-from codemods.scopes import GraphFunction
+from codemods.scopes import GraphFunction, find_cell_classes
 
 Applicability = Literal["safe", "unsafe"]
 Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
@@ -80,6 +80,11 @@ class FileContext:
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
         return self.wrapper.resolve(ParentNodeProvider)
+
+    @cached_property
+    def cell_classes(self) -> list[cst.ClassDef]:
+        """The classes of the file that derive from `nn.Cell`, in source order."""
+        return find_cell_classes(self.module, self.qualified)
 
     def names(self, node: cst.CSTNode) -> set[str]:
         """Canonical imported qualified names of `node` (`np.ones` → {"numpy.ones"})."""

@@ -59,6 +59,13 @@ def find_graph_functions(
     return [f for f in found.values() if not any(id(outer) in found for outer in index.enclosing[id(f.node)])]
 
 
+def find_cell_classes(module: cst.Module, qualified: Mapping[cst.CSTNode, object]) -> list[cst.ClassDef]:
+    """Every class of `module` taken for an `nn.Cell` (the same test as for `construct` above)."""
+    index = _Index()
+    module.visit(index)
+    return _cell_classes(index.classes, qualified, index.imports_mindspore)
+
+
 class _Index(cst.CSTVisitor):
     """One pass over the file: classes, functions in source order, what encloses each, the calls in each."""
 

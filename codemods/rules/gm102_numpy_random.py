@@ -1,0 +1,250 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.helpers import parse_template_expression
+
+from codemods.rule import Rule
+from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
+from codemods.rules.gm101_numpy_constructor import _argument, _DType, _is_astype, _is_shape_item
+
+
+class NumpyRandom(Rule):
+    """Host `np.random.*` draws in graph code → the `ops` random op.
+
+    What it does:
+        Finds `np.random.rand/randn/random/random_sample/standard_normal/uniform/normal/randint` inside
+        `construct` (and other graph code) — bare, or wrapped in `Tensor(...)`, `Tensor(..., dtype)`,
+        `.astype(...)` — and rewrites the expression to `ops.rand`, `ops.randn` or `ops.randint` with the
+        dtype the original had. `np.random.normal(m, s, size)` becomes `ops.randn(size, dtype=...) * s + m`
+        and `np.random.uniform(a, b, size)` becomes `ops.rand(size, dtype=...) * (b - a) + a`. Other
+        `np.random` calls (`choice`, `permutation`, `seed`, a draw without a size) are reported without a fix.
+
+    Why it breaks graph mode:
+        numpy runs on the host while the graph is compiled, so the draw is frozen into the graph as a
+        constant: with static shapes every call of a GRAPH_MODE Cell, and every run of an exported MindIR,
+        returns the same "random" sample, while PyNative draws a new one each call. No error is raised.
+        With a dynamic batch under STRICT it fails to compile ("the inputs should be constant")
+        (CATALOG.md A, J).
+
+    Example:
+        noise = ms.Tensor(np.random.rand(*shape), ms.float32)
+        # becomes
+        noise = ops.rand(*shape, dtype=ms.float32)
+
+    Fix safety:
+        Unsafe: the fix draws from MindSpore's generator instead of numpy's, so the numbers differ (only
+        the shape, the dtype and the distribution are kept), and a seed set with `np.random.seed` no
+        longer applies. The dtype is always written out: numpy draws float64 (int64 for `randint`)
+        unless a wrapper names another. A bare draw whose result feeds more numpy code (an argument of a
+        numpy call, `.item()`) is reported without a fix, because the fix would hand numpy a tensor.
+    """
+
+    CODE = "GM102"
+    NAME = "numpy-random"
+    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic + STRICT (fails)"
+    FIX = "unsafe"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.values = Values(ctx)
+        self._handled: set[int] = set()  # inner calls of an expression already reported
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if id(node) in self._handled:
+            return
+        match = self._match(node)
+        if match is None:
+            return
+        self._handled.update(id(n) for n in match.calls)
+        draw = match.draw
+        message = (
+            f"host `{self.ctx.code(draw.call.func)}` in {self.ctx.where()} is drawn once, when the graph is "
+            "compiled: static graphs and exported MindIR return that same sample on every call (PyNative "
+            "draws anew)"
+        )
+        why_not = draw.unsupported or self._feeds_numpy(node, match)
+        if not why_not and match.dtype.unknown:
+            why_not = "its dtype cannot be known here"
+        if why_not:
+            self.report(node, f"{message}; draw it with an `ops` random op ({why_not}: rewrite by hand)")
+            return
+        replacement, imports = self._rewrite(match)
+        target = "ops.randint" if draw.name == "randint" else "ops.randn" if draw.normal else "ops.rand"
+        message += f"; use `{target}` (unsafe: MindSpore's random stream, not numpy's)"
+        self.report(node, message, replacement, "unsafe", imports)
+
+    # -- matching -----------------------------------------------------------------------------------
+
+    def _match(self, node: cst.Call) -> _Match | None:
+        """The outermost expression around a draw starting at `node`: astype(Tensor(np.random.X(...)))."""
+        if _is_astype(node):
+            inner = node.func.value  # type: ignore[attr-defined]
+            match = self._match(inner) if isinstance(inner, cst.Call) else None
+            if match is None:
+                return None
+            dtype = _DType.of(self.ctx, node.args[0].value, allow_opaque=match.is_tensor)
+            return _Match(match.draw, dtype, match.is_tensor, (*match.calls, node))
+        names = self.ctx.names(node.func)
+        if names & (TENSOR_CONSTRUCTORS | {"mindspore.Tensor.from_numpy"}):
+            data = _argument(node, 0, "input_data")
+            match = self._match(data) if isinstance(data, cst.Call) else None
+            if match is None or match.is_tensor:
+                return None
+            dtype_node = _argument(node, 1, "dtype") if names & TENSOR_CONSTRUCTORS else None
+            dtype = _DType.of(self.ctx, dtype_node, allow_opaque=True) if dtype_node else match.dtype
+            return _Match(match.draw, dtype, True, (*match.calls, node))
+        draw = _Draw.of(self.ctx, node)
+        return None if draw is None else _Match(draw, draw.dtype, False, (node,))
+
+    def _feeds_numpy(self, node: cst.Call, match: _Match) -> str:
+        """Why a bare draw cannot become a tensor here ("" when it can)."""
+        if match.is_tensor:
+            return ""
+        parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Attribute):
+            return f"the result is used as a numpy array (`.{parent.attr.value}`)"
+        call = self.ctx.parents.get(parent) if isinstance(parent, cst.Arg) else None
+        if isinstance(call, cst.Call) and self.values.is_host_numpy(call):
+            return "the result is passed to numpy"
+        return ""
+
+    # -- rewriting ----------------------------------------------------------------------------------
+
+    def _rewrite(self, match: _Match) -> tuple[cst.BaseExpression, tuple]:
+        draw, dtype = match.draw, match.dtype
+        op = "randint" if draw.name == "randint" else "randn" if draw.normal else "rand"
+        func, needed = self.ctx.bindings.reference(f"mindspore.ops.{op}")
+        dtype_node, dtype_import = dtype.expression(self.ctx)
+        native = {"float16", "float32", "float64"} if op != "randint" else {"int8", "int16", "int32", "int64"}
+        args = list(draw.dims) if draw.dims is not None else [self._size(draw, op)]
+        if draw.name == "randint":
+            args = [draw.args.get("low_bound") or cst.Integer("0"), draw.args["high_bound"], *args]
+        values: dict[str, cst.BaseExpression] = {"func": func, "dtype": dtype_node}
+        values.update({f"a{i}": arg for i, arg in enumerate(args)})
+        positional = ", ".join("{a%d}" % i for i in range(len(args)))
+        template = "{func}(%s, dtype={dtype})" if dtype.name in native else "{func}(%s).astype({dtype})"
+        expression = template % positional
+        scale, offset = self._affine(draw)
+        if scale is not None:
+            expression, values["scale"] = f"{expression} * {{scale}}", _atom(scale)
+        if offset is not None:
+            expression, values["offset"] = f"{expression} + {{offset}}", _atom(offset)
+        return parse_template_expression(expression, **values), (needed, dtype_import)
+
+    def _size(self, draw: _Draw, op: str) -> cst.BaseExpression:
+        size = draw.args["size"]
+        if op == "randint" and (isinstance(size, cst.Integer) or _is_shape_item(size)):
+            return cst.Tuple([cst.Element(size, comma=cst.Comma())])  # ops.randint takes a tuple only
+        return size
+
+    def _affine(self, draw: _Draw) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
+        """`* scale + offset` that maps a standard draw onto numpy's parameters (None: not needed)."""
+        if draw.name == "normal":
+            return _unless(draw.args.get("scale"), "1"), _unless(draw.args.get("loc"), "0")
+        if draw.name == "uniform":
+            low, high = _unless(draw.args.get("low"), "0"), draw.args.get("high") or cst.Float("1.0")
+            scale = high if low is None else cst.BinaryOperation(_atom(high), cst.Subtract(), _atom(low))
+            return _unless(scale, "1"), low
+        return None, None
+
+
+# numpy.random function → its parameters in positional order (rand and randn take dimensions instead)
+_SIGNATURES = {
+    "rand": None,
+    "randn": None,
+    "random": ("size",),
+    "random_sample": ("size",),
+    "ranf": ("size",),
+    "sample": ("size",),
+    "standard_normal": ("size",),
+    "uniform": ("low", "high", "size"),
+    "normal": ("loc", "scale", "size"),
+    "randint": ("low", "high", "size", "dtype"),
+}
+_NORMAL = {"randn", "standard_normal", "normal"}
+
+
+@dataclass(frozen=True)
+class _Draw:
+    call: cst.Call
+    name: str
+    args: dict[str, cst.BaseExpression]
+    dims: tuple[cst.Arg, ...] | None  # rand/randn: the dimensions as written (star arguments too)
+    dtype: _DType
+    unsupported: str = ""
+
+    @property
+    def normal(self) -> bool:
+        return self.name in _NORMAL
+
+    @classmethod
+    def of(cls, ctx, call: cst.Call) -> _Draw | None:
+        names = [n.removeprefix("numpy.random.") for n in ctx.names(call.func) if n.startswith("numpy.random.")]
+        if not names or not _dotted(call.func):  # `np.random.rand(1).item()` is a method of a draw
+            return None
+        name = names[0]
+        if name not in _SIGNATURES:
+            return cls(call, name, {}, None, _DType(unknown=True), "no ops equivalent")
+        if _SIGNATURES[name] is None:
+            dims = tuple(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args)
+            scalar = not dims or any(a.keyword for a in dims)
+            return cls(call, name, {}, dims, _DType(name="float64"), "a single number" * scalar)
+        args, problem = _bind(call, _SIGNATURES[name])
+        if name == "randint" and not problem:
+            args["low_bound"], args["high_bound"] = (args["low"], args["high"]) if "high" in args else (None, args["low"])
+        dtype = _randint_dtype(ctx, args) if name == "randint" else _DType(name="float64")
+        if not problem and "size" not in args:
+            problem = "a single number"
+        return cls(call, name, args, None, dtype, problem)
+
+
+def _bind(call: cst.Call, params: tuple[str, ...]) -> tuple[dict[str, cst.BaseExpression], str]:
+    args: dict[str, cst.BaseExpression] = {}
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return args, "star arguments"
+        key = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
+        if key not in params:
+            return args, f"argument {key or i + 1} has no ops equivalent"
+        args[key] = arg.value
+    return args, ""
+
+
+def _randint_dtype(ctx, args: dict[str, cst.BaseExpression]) -> _DType:
+    node = args.pop("dtype", None)
+    return _DType(name="int64") if node is None else _DType.of(ctx, node, allow_opaque=False)
+
+
+def _unless(node: cst.BaseExpression | None, default: str) -> cst.BaseExpression | None:
+    """`node`, or None when it is absent or the literal default (`0`, `0.0`, `1`, `1.0`)."""
+    if node is None or (isinstance(node, (cst.Integer, cst.Float)) and float(node.value) == float(default)):
+        return None
+    return node
+
+
+def _dotted(node: cst.BaseExpression) -> bool:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node`, parenthesized unless it binds tighter than `*` and `+` already."""
+    atoms = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Tuple, cst.List)
+    if node.lpar or isinstance(node, atoms) or _negative_number(node):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _negative_number(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
+
+
+@dataclass(frozen=True)
+class _Match:
+    draw: _Draw
+    dtype: _DType
+    is_tensor: bool  # wrapped in Tensor(...) already
+    calls: tuple[cst.Call, ...]  # every call the expression is made of
