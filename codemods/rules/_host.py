@@ -19,6 +19,7 @@ from libcst.metadata import Assignment, FunctionScope
 
 from codemods.rule import FileContext
 
+UNKNOWN = cst.Ellipsis()  # the value of an attribute set by unpacking a call
 TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
 _TENSOR_MAKERS = TENSOR_CONSTRUCTORS | {"mindspore.Parameter"}
 _OP_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
@@ -228,8 +229,19 @@ class _SelfAssignments(cst.CSTVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if _is_self_attribute(target.target):
-                self.found.setdefault(target.target.attr.value, []).append(node.value)  # type: ignore[union-attr]
+            self._record(target.target, node.value)
+
+    def _record(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if _is_self_attribute(target):
+            self.found.setdefault(target.attr.value, []).append(value)  # type: ignore[attr-defined]
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            values = value.elements if isinstance(value, (cst.Tuple, cst.List)) else ()
+            paired = len(values) == len(target.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in (*values, *target.elements)
+            )
+            for i, element in enumerate(target.elements):
+                # `self.a, self.b = f()`: the value of each is unknown
+                self._record(element.value, values[i].value if paired else UNKNOWN)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None and _is_self_attribute(node.target):
