@@ -1,0 +1,93 @@
+"""The host-data rules' fixes, proven with the verifier: real GRAPH_MODE compiles, no mocks.
+
+Each Cell under tests/verify_rules/host_data/ is the hostile code; the version after is graphmend's own
+fix of it (`fix_source` with that rule alone). Every report is computed once, two at a time (each
+`verify` runs two worker processes), and the tests read them.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from codemods import fix_source
+from codemods.verify import CHECKS, Report, verify
+
+CELLS = Path(__file__).resolve().parent / "verify_rules" / "host_data"
+INPUT = ["float32[B,3,4,4]"]
+
+# file → (rule, Cell, unsafe fixes, input specs)
+CASES = {
+    "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
+    "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
+    "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
+    "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
+    "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
+    "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
+    "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
+}
+
+
+def _run(name: str) -> tuple[Report, int]:
+    rule, cell, unsafe, inputs = CASES[name]
+    path = CELLS / f"{name}.py"
+    result = fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=unsafe, select=[rule])
+    return verify(path, result.output, cell, {}, inputs), len(result.applied)
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, tuple[Report, int]]:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(CASES, pool.map(_run, CASES)))
+
+
+def verdict(report: Report, check: str, version: str):
+    return next(v for v in report.verdicts if v.check == check and v.version == version)
+
+
+def failing(report: Report, version: str) -> set[str]:
+    return {v.check for v in report.verdicts if v.version == version and not v.passed}
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n != "gm106_compiles_everywhere"])
+def test_the_fix_passes_every_check_with_the_numbers_of_pynative(reports, name):
+    report, applied = reports[name]
+    assert applied, f"{name}: graphmend fixed nothing"
+    assert report.checks == CHECKS
+    assert report.reference.version == "before", report.reference
+    assert failing(report, "after") == set(), [v.problem for v in report.verdicts if not v.passed]
+
+
+def test_gm102_numpy_draws_are_frozen_and_ops_draws_are_not(reports):
+    report, _ = reports["gm102_numpy_random"]
+    assert report.reference.random
+    assert {"graph", "strict", "export"} <= failing(report, "before")
+    assert "frozen" in verdict(report, "graph", "before").problem
+
+
+def test_gm105_and_gm106_originals_fail_strict_and_export_only(reports):
+    for name in ("gm105_tensor_from_tensors", "gm106_host_sync"):
+        assert failing(reports[name][0], "before") == {"strict", "export"}, name
+
+
+def test_gm203_python_list_fails_every_graph_config(reports):
+    report, _ = reports["gm203_python_list_of_cells"]
+    assert failing(report, "before") == set(CHECKS)
+    assert "already exists" in verdict(report, "graph", "before").problem
+
+
+def test_gm204_constant_drifts_from_call_to_call_in_every_graph_config(reports):
+    report, _ = reports["gm204_constant_augassign"]
+    assert failing(report, "before") == {"graph", "strict", "dynamic", "export"}
+    drift = {c.name: c for c in verdict(report, "graph", "before").comparisons}
+    assert drift["call 1 out[0]"].problem is None
+    assert drift["call 2 out[0]"].problem.startswith("values differ")
+
+
+def test_item_float_int_bool_and_numpy_on_shapes_compile_everywhere(reports):
+    """Why GM106 reports only asnumpy/tolist and GM103 leaves numpy on shapes and constants alone."""
+    report, applied = reports["gm106_compiles_everywhere"]
+    assert applied == 0
+    assert failing(report, "before") == set(), [v.problem for v in report.verdicts if not v.passed]
