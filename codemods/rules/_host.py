@@ -8,7 +8,8 @@ a rule that does not know leaves the code alone.
   a tensor), a `Tensor(...)`/`Parameter(...)` construction, an attribute the Cell's `__init__` sets to
   one, a parameter of `construct` with no default (the Cell's inputs), a parameter annotated `Tensor`,
   or a local name every binding of which is one of these.
-- A *shape value*: `x.shape`, `x.shape[i]`, `ops.shape(x)`, `len(x)`, and integer arithmetic on them.
+- A *shape value*: `x.shape`, `x.shape[i]`, `ops.shape(x)`, `len(x)` of a tensor, and integer arithmetic
+  on them.
   With a dynamic batch these are not compile-time constants.
 """
 
@@ -141,9 +142,7 @@ class Values:
         if isinstance(node, cst.Subscript):
             return self.is_shape(node.value)
         if isinstance(node, cst.Call):
-            if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
-                return True
-            return "mindspore.ops.shape" in self.ctx.names(node.func)
+            return self._is_len_of_tensor(node) or "mindspore.ops.shape" in self.ctx.names(node.func)
         if isinstance(node, cst.BinaryOperation):
             parts = (node.left, node.right)
             return any(self.is_shape(p) for p in parts) and all(self.is_shape(p) or is_int(p) for p in parts)
@@ -157,13 +156,18 @@ class Values:
             index = node.slice[0].slice if len(node.slice) == 1 else None
             return isinstance(index, cst.Index) and _is_shape_tuple(node.value)
         if isinstance(node, cst.Call):
-            return isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
+            return self._is_len_of_tensor(node)
         if isinstance(node, cst.BinaryOperation):
             parts = (node.left, node.right)
             return any(self.is_dimension(p) for p in parts) and all(self.is_dimension(p) or is_int(p) for p in parts)
         if isinstance(node, cst.UnaryOperation):
             return self.is_dimension(node.expression)
         return False
+
+    def _is_len_of_tensor(self, node: cst.Call) -> bool:
+        """`len(x)` of a tensor is its batch size; `len(self.layers)` of a Python list is a constant."""
+        is_len = isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
+        return is_len and self.is_tensor(node.args[0].value)
 
     def is_shape_tuple(self, node: cst.BaseExpression) -> bool:
         """`x.shape`, `x.shape[1:]`, `ops.shape(x)`."""
