@@ -1,0 +1,464 @@
+"""What the PyTorch-port rules (GM501–GM510) work from: the mapping tables, and the one guess they share.
+
+The simple one-to-one mappings are data, as in PaConvert's `api_mapping.json`; the rules hold only the
+code a table cannot express. Every entry was checked against MindSpore 2.10 on CPU: the signature with
+`inspect.signature`, and a call with the torch spelling (fails) and with the mapped one (runs).
+
+The guess: whether the receiver of a method call (`x` in `x.size(0)`) can be a tensor. A torch method
+name in graph code is itself evidence; what rules it out is knowing that `x` is something else:
+- a Python literal, container, comprehension or string; `None`, `True`, `False`; `self` itself;
+- a name bound by an import (a module, class or function: `np`, `ops`, `math`);
+- the result of a builtin (`len`, `list`, `range`…), of host numpy or any other non-MindSpore import;
+- a shape or dtype: `x.shape`, `x.shape[1:]`, `x.dtype`, `x.ndim`, `self.training`;
+- `self.attr` when every assignment of it in the Cell stores a non-tensor: an `nn` layer or another
+  Cell, a literal, or a container (`self.layers = nn.CellList(...)`);
+- a local name every binding of which is one of these.
+Anything else may be a tensor. A rule that needs more certainty says so in its own docstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import GlobalScope, Scope
+
+from codemods.names import qualified_names
+from codemods.rule import FileContext
+
+# -- dim= → axis= on functional ops (GM502) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AxisOp:
+    """An ops function that takes `axis` where torch takes `dim`: its 2.10 signature, as recorded."""
+
+    signature: str  # inspect.signature(mindspore.ops.<name>) in MindSpore 2.10, without the parentheses
+    caveat: str = ""  # set when MindSpore's defaults differ from torch's: the fix is then unsafe
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        names = (p.split("=")[0].strip() for p in self.signature.split(","))
+        return tuple(n for n in names if n and n != "*")
+
+    @property
+    def renames(self) -> dict[str, str]:
+        """torch keyword → this function's keyword."""
+        keep = next((k for k in ("keepdims", "keep_dims") if k in self.parameters), None)
+        return {"dim": "axis", **({"keepdim": keep} if keep else {})}
+
+
+_AXIS = {"dim": "axis"}
+_AXIS_KEEP_DIMS = {"dim": "axis", "keepdim": "keep_dims"}
+_DDOF = "ddof defaults to 0 (population) in MindSpore and to the unbiased 1 in torch"
+
+# `mindspore.ops.<name>` that take `axis` (and `keepdims` or `keep_dims`) where torch has `dim` (and
+# `keepdim`). Each raised "unexpected keyword argument 'dim'" in PyNative and ran with the mapped
+# keywords; tests/test_verify_torch_port.py re-checks every signature against the installed MindSpore.
+# Left out because they take `dim` already: sum, argmax, unsqueeze, logsumexp, norm, topk, cumprod,
+# unbind, cosine_similarity, gather_elements, gumbel_softmax, cross, trapz.
+DIM_KEYWORDS: Mapping[str, AxisOp] = {
+    # activations
+    "softmax": AxisOp("input, axis=-1, *, dtype=None"),
+    "log_softmax": AxisOp("logits, axis=-1"),
+    "softmin": AxisOp("x, axis=-1, *, dtype=None"),
+    "glu": AxisOp("x, axis=-1"),
+    # joining and splitting
+    "cat": AxisOp("tensors, axis=0"),
+    "concat": AxisOp("tensors, axis=0"),
+    "stack": AxisOp("tensors, axis=0"),
+    "split": AxisOp("tensor, split_size_or_sections, axis=0"),
+    "chunk": AxisOp("input, chunks, axis=0"),
+    # reductions
+    "mean": AxisOp("x, axis=None, keep_dims=False"),
+    "prod": AxisOp("input, axis=None, keep_dims=False, dtype=None"),
+    "all": AxisOp("input, axis=None, keep_dims=False"),
+    "any": AxisOp("input, axis=None, keep_dims=False"),
+    "max": AxisOp("input, axis=None, keepdims=False, *, initial=None, where=None"),
+    "min": AxisOp("input, axis=None, keepdims=False, *, initial=None, where=None"),
+    "amax": AxisOp("input, axis=None, keepdims=False, *, initial=None, where=None"),
+    "amin": AxisOp("input, axis=None, keepdims=False, *, initial=None, where=None"),
+    "argmin": AxisOp("input, axis=None, keepdims=False"),
+    "median": AxisOp("input, axis=-1, keepdims=False"),
+    "nansum": AxisOp("input, axis=None, keepdims=False, *, dtype=None"),
+    "nanmean": AxisOp("input, axis=None, keepdims=False, *, dtype=None"),
+    "vector_norm": AxisOp("x, ord=2, axis=None, keepdims=False, *, dtype=None"),
+    "std": AxisOp("input, axis=None, ddof=0, keepdims=False", _DDOF),
+    "var": AxisOp("input, axis=None, ddof=0, keepdims=False", _DDOF),
+    "count_nonzero": AxisOp("x, axis=(), keep_dims=False, dtype=mindspore.int32"),
+    "reduce_sum": AxisOp("x, axis=()"),
+    "reduce_mean": AxisOp("x, axis=()"),
+    "reduce_max": AxisOp("x, axis=()"),
+    # scans, sorting, indexing, reshaping
+    "cumsum": AxisOp("x, axis, dtype=None"),
+    "cummax": AxisOp("input, axis"),
+    "cummin": AxisOp("input, axis"),
+    "sort": AxisOp("input_x, axis=-1, descending=False"),
+    "argsort": AxisOp("input, axis=-1, descending=False"),
+    "diff": AxisOp("x, n=1, axis=-1, prepend=None, append=None"),
+    "squeeze": AxisOp("input, axis=None"),
+    "expand_dims": AxisOp("input_x, axis"),
+    "index_select": AxisOp("input, axis, index"),
+    "narrow": AxisOp("input, axis, start, length"),
+    "repeat_interleave": AxisOp("input, repeats, axis=None"),
+    "scatter": AxisOp("input, axis, index, src"),
+    "renorm": AxisOp("input, p, axis, maxnorm"),
+    "gather": AxisOp("input_params, input_indices, axis, batch_dims=0"),
+}
+
+# -- torch.* functions left in MindSpore code (GM510) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TorchOp:
+    """How one torch function becomes a `mindspore.ops` call.
+
+    The first `carry` positional arguments keep their place (torch and ops agree on them); later ones
+    become keywords named from `params` (torch's names). Keywords are renamed through `keywords`
+    (torch name → ops name) and must then be parameters of `signature`. `defaults` are added where
+    torch's default differs from MindSpore's. `shape` marks `torch.zeros(2, 3)`-style sizes that ops
+    takes as one tuple.
+    """
+
+    target: str  # the ops function
+    signature: str  # inspect.signature(mindspore.ops.<target>) in 2.10, without the parentheses
+    keywords: Mapping[str, str] = field(default_factory=dict)
+    params: tuple[str, ...] = ()
+    carry: int = 99
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    shape: bool = False
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        names = (p.split("=")[0].strip().lstrip("*") for p in self.signature.split(","))
+        return tuple(n for n in names if n)
+
+
+_ONE = "input"
+_TWO = "input, other"
+_UNARY = (
+    "abs", "exp", "log", "log1p", "rsqrt", "sigmoid", "tanh", "sin", "cos", "floor", "ceil", "sign", "neg",
+    "reciprocal", "erf", "square", "isnan", "isinf", "logical_not",
+)  # fmt: skip
+_BINARY = ("maximum", "minimum", "logical_and", "logical_or", "matmul")
+
+TORCH_FUNCTIONS: Mapping[str, TorchOp] = {
+    **{f"torch.{name}": TorchOp(name, _ONE) for name in _UNARY},
+    **{f"torch.{name}": TorchOp(name, _TWO) for name in _BINARY},
+    "torch.sqrt": TorchOp("sqrt", "x"),
+    "torch.bmm": TorchOp("bmm", "input_x, mat2"),
+    "torch.relu": TorchOp("relu", "input, inplace=False"),
+    "torch.where": TorchOp("where", "condition, input, other"),
+    "torch.clamp": TorchOp("clamp", "input, min=None, max=None"),
+    "torch.cat": TorchOp("cat", "tensors, axis=0", _AXIS),
+    "torch.concat": TorchOp("concat", "tensors, axis=0", _AXIS),
+    "torch.stack": TorchOp("stack", "tensors, axis=0", _AXIS),
+    "torch.split": TorchOp("split", "tensor, split_size_or_sections, axis=0", _AXIS),
+    "torch.chunk": TorchOp("chunk", "input, chunks, axis=0", _AXIS),
+    "torch.softmax": TorchOp("softmax", "input, axis=-1, *, dtype=None", _AXIS, ("input", "dim", "dtype"), 2),
+    "torch.log_softmax": TorchOp("log_softmax", "logits, axis=-1", _AXIS),
+    "torch.sum": TorchOp("sum", "input, dim=None, keepdim=False, *, dtype=None"),
+    "torch.mean": TorchOp("mean", "x, axis=None, keep_dims=False", _AXIS_KEEP_DIMS),
+    "torch.squeeze": TorchOp("squeeze", "input, axis=None", _AXIS),
+    "torch.unsqueeze": TorchOp("unsqueeze", "input, dim"),
+    "torch.cumsum": TorchOp("cumsum", "x, axis, dtype=None", _AXIS),
+    "torch.topk": TorchOp("topk", "input, k, dim=None, largest=True, sorted=True"),
+    "torch.gather": TorchOp("gather_elements", "input, dim, index"),
+    "torch.transpose": TorchOp("swapaxes", "input, axis0, axis1", {"dim0": "axis0", "dim1": "axis1"}),
+    "torch.permute": TorchOp("permute", "input, axis", {"dims": "axis"}),
+    "torch.flatten": TorchOp(
+        "flatten",
+        "input, order='C', *, start_dim=1, end_dim=-1",
+        params=("input", "start_dim", "end_dim"),
+        carry=1,
+        defaults={"start_dim": "0"},
+    ),
+    "torch.zeros": TorchOp("zeros", "size, dtype=None", shape=True),
+    "torch.ones": TorchOp("ones", "shape, dtype=None", shape=True),
+    "torch.zeros_like": TorchOp("zeros_like", "input, *, dtype=None"),
+    "torch.ones_like": TorchOp("ones_like", "input, *, dtype=None"),
+    "torch.nn.functional.relu": TorchOp("relu", "input, inplace=False"),
+    "torch.nn.functional.sigmoid": TorchOp("sigmoid", _ONE),
+    "torch.nn.functional.silu": TorchOp("silu", _ONE),
+    "torch.nn.functional.softmax": TorchOp("softmax", "input, axis=-1, *, dtype=None", _AXIS, carry=2),
+    "torch.nn.functional.log_softmax": TorchOp("log_softmax", "logits, axis=-1", _AXIS, carry=2),
+}
+
+# torch dtypes → the MindSpore dtype of the same name
+TORCH_DTYPES: Mapping[str, str] = {
+    **{f"torch.{name}": name for name in (
+        "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool",
+        "complex64", "complex128",
+    )},
+    "torch.half": "float16", "torch.float": "float32", "torch.double": "float64",
+    "torch.short": "int16", "torch.int": "int32", "torch.long": "int64",
+}  # fmt: skip
+
+
+def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
+    """`torch.cat` (imported under any alias, or the bare name `torch` that nothing binds) → "torch.cat"."""
+    dotted = _dotted(node)
+    if dotted is None:
+        return None  # `torch.zeros_like(x).long` is a method of a result, not a torch name
+    names = [n for n in ctx.names(node) if n == "torch" or n.startswith("torch.")]
+    if names:
+        return names[0]
+    if dotted.split(".")[0] == "torch" and ctx.bindings.is_free("torch") and not _bound_locally(ctx, node):
+        return dotted
+    return None
+
+
+# -- the receiver guess ------------------------------------------------------------------------------
+
+# attributes that are never tensors
+_NOT_TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "training", "device"})
+_LITERALS = (
+    cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
+    cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
+    cst.Lambda,
+)  # fmt: skip
+_MAX_DEPTH = 8  # names bound to names bound to …: beyond this, give up (may be a tensor)
+
+
+class Receivers:
+    """Answers `may_be_tensor` for the file being analysed, one per rule instance (module docstring)."""
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
+        self._class_names: set[str] | None = None
+
+    def may_be_tensor(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """False when `node` is known not to be a tensor; True otherwise."""
+        if depth > _MAX_DEPTH:
+            return True
+        if isinstance(node, _LITERALS):
+            return False
+        if isinstance(node, cst.Name):
+            return self._name(node, depth)
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node, depth)
+        if isinstance(node, cst.Subscript):
+            return self.may_be_tensor(node.value, depth + 1)
+        if isinstance(node, cst.Call):
+            return self._call(node, depth)
+        if isinstance(node, cst.BinaryOperation):
+            return self.may_be_tensor(node.left, depth + 1) or self.may_be_tensor(node.right, depth + 1)
+        if isinstance(node, cst.IfExp):
+            return self.may_be_tensor(node.body, depth + 1) or self.may_be_tensor(node.orelse, depth + 1)
+        return True
+
+    def values_of(self, node: cst.Name) -> list[cst.BaseExpression]:
+        """Every value a local name is assigned; empty when any binding is not a plain assignment."""
+        return self._local_values(node) or []
+
+    def _name(self, node: cst.Name, depth: int) -> bool:
+        if node.value in ("self", "None", "True", "False") or self.ctx.names(node) or self._builtin(node):
+            return False
+        values = self._local_values(node)
+        return values is None or any(self.may_be_tensor(v, depth + 1) for v in values)
+
+    def _attribute(self, node: cst.Attribute, depth: int) -> bool:
+        if node.attr.value in _NOT_TENSOR_ATTRIBUTES or self.ctx.names(node):
+            return False
+        if not _is_self(node.value):
+            return True
+        values = self._self_assignments().get(node.attr.value, [])
+        return not values or any(self._stores_tensor(v, depth) for v in values)
+
+    def _call(self, node: cst.Call, depth: int) -> bool:
+        names = self.ctx.names(node.func)
+        if names:
+            return any(n.startswith("mindspore") for n in names)
+        if self._builtin(node.func) or isinstance(node.func, cst.Name) and node.func.value in self._classes():
+            return False  # an instance of a class of this file (a Cell, a helper object)
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in ("asnumpy", "numpy", "tolist", "item", "size", "dim", "numel"):
+                return False
+            return _is_self(func.value) or self.may_be_tensor(func.value, depth + 1)
+        return True
+
+    def _stores_tensor(self, value: cst.BaseExpression, depth: int) -> bool:
+        """What `self.attr = value` stores could be a tensor (a Cell, a literal or a container is not)."""
+        if isinstance(value, cst.Call) and any(
+            n.startswith("mindspore.nn.") for n in self.ctx.names(value.func)
+        ):
+            return False
+        if isinstance(value, cst.Name) and value.value not in ("None", "True", "False"):
+            return True  # an __init__ argument: could be anything
+        return self.may_be_tensor(value, depth + 1)
+
+    def _builtin(self, node: cst.BaseExpression) -> bool:
+        """`len`, `list`, … (libcst also names `(a == b).astype` "builtins.None": only plain names count)."""
+        return isinstance(node, cst.Name) and any(
+            q.source.name == "BUILTIN" for q in qualified_names(self.ctx.qualified, node)
+        )
+
+    def _local_values(self, node: cst.Name) -> list[cst.BaseExpression] | None:
+        """The values a local name is assigned (`x = value`), or None when any binding is something else."""
+        scope = self.ctx.scopes.get(node)
+        if scope is None or isinstance(scope, GlobalScope) or node.value not in scope:
+            return None
+        values: list[cst.BaseExpression] = []
+        for assignment in scope[node.value]:
+            value = self._assigned_value(getattr(assignment, "node", None))
+            if value is None:
+                return None
+            values.append(value)
+        return values or None
+
+    def _assigned_value(self, target: cst.CSTNode | None) -> cst.BaseExpression | None:
+        """`x` in `x = value` / `x: T = value` / `for x in range(…)` → the value (range → a Python int)."""
+        if not isinstance(target, cst.Name):
+            return None
+        parent = self.ctx.parents.get(target)
+        if isinstance(parent, cst.AssignTarget):
+            assign = self.ctx.parents.get(parent)
+            return assign.value if isinstance(assign, cst.Assign) else None
+        if isinstance(parent, cst.AnnAssign) and parent.target is target:
+            return parent.value
+        if isinstance(parent, cst.For | cst.CompFor) and parent.target is target:
+            it = parent.iter
+            is_range = isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
+            return cst.Integer("0") if is_range else None
+        return None
+
+    def _self_assignments(self) -> dict[str, list[cst.BaseExpression]]:
+        cell = self.ctx.current.cell if self.ctx.current else None
+        if cell is None:
+            return {}
+        if id(cell) not in self._attributes:
+            collector = _SelfAssignments()
+            cell.visit(collector)
+            self._attributes[id(cell)] = collector.found
+        return self._attributes[id(cell)]
+
+    def _classes(self) -> set[str]:
+        if self._class_names is None:
+            self._class_names = {s.name.value for s in self.ctx.module.body if isinstance(s, cst.ClassDef)}
+        return self._class_names
+
+
+class _SelfAssignments(cst.CSTVisitor):
+    """`self.<attr> = value` anywhere in the class."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, list[cst.BaseExpression]] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Attribute) and _is_self(target.target.value):
+                self.found.setdefault(target.target.attr.value, []).append(node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        target = node.target
+        if node.value is not None and isinstance(target, cst.Attribute) and _is_self(target.value):
+            self.found.setdefault(target.attr.value, []).append(node.value)
+
+
+# -- small shared helpers ----------------------------------------------------------------------------
+
+
+def method_call(node: cst.Call, *names: str) -> cst.BaseExpression | None:
+    """The receiver `x` of `x.<name>(...)` when the method is one of `names`."""
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value in names:
+        return func.value
+    return None
+
+
+def positional(node: cst.Call) -> list[cst.BaseExpression] | None:
+    """The arguments of a call that has only plain positional ones; None otherwise."""
+    if any(a.keyword is not None or a.star for a in node.args):
+        return None
+    return [a.value for a in node.args]
+
+
+def as_tuple(values: list[cst.BaseExpression]) -> cst.Tuple:
+    """`(a, b)` (or `(a,)`) from argument values, keeping each value's own formatting."""
+    elements = [cst.Element(v, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for v in values]
+    last = elements[-1].with_changes(comma=cst.Comma() if len(values) == 1 else cst.MaybeSentinel.DEFAULT)
+    return cst.Tuple([*elements[:-1], last])
+
+
+def arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:
+    """A call argument `value` (or `keyword=value`); a receiver's parentheses `(a + b)` are dropped."""
+    if value.lpar and not isinstance(value, cst.Tuple | cst.GeneratorExp | cst.Yield):
+        value = value.with_changes(lpar=[], rpar=[])
+    if keyword is None:
+        return cst.Arg(value)
+    return cst.Arg(
+        value,
+        keyword=cst.Name(keyword),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+
+
+def call(func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
+    """`func(a, b, c)` with `, ` between the arguments."""
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    spaced = [a.with_changes(comma=comma) for a in args[:-1]] + [
+        args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    ]
+    return cst.Call(func, spaced)
+
+
+def is_shape_like(node: cst.BaseExpression) -> bool:
+    """`x.shape`, `x.shape[1:]`, a tuple/list literal, `x.shape[:2] + (8,)`: a whole size, not one int."""
+    if isinstance(node, cst.Tuple | cst.List):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return is_shape_like(node.left) or is_shape_like(node.right)
+    if isinstance(node, cst.Subscript):
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        return isinstance(index, cst.Slice) and is_shape_like(node.value)
+    return isinstance(node, cst.Attribute) and node.attr.value == "shape"
+
+
+def _is_self(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "self"
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None
+
+
+def _bound_locally(ctx: FileContext, node: cst.BaseExpression) -> bool:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    scope: Scope | None = ctx.scopes.get(node)
+    return isinstance(node, cst.Name) and scope is not None and node.value in scope
+
+
+def sizes(node: cst.Call, receivers: Receivers) -> tuple[cst.BaseExpression | None, str]:
+    """The sizes of torch's `x.expand(*sizes)` / `x.repeat(*sizes)` as one tuple expression, or why not.
+
+    `(a, b)` from `f(a, b)`; a tuple or list literal, `y.shape`, `y.shape[1:]`, or a local name bound
+    only to one of them, as it is; `f(n)` with an int literal → `(n,)`. Any other single argument may be
+    an int or a sequence: no guess.
+    """
+    args = node.args
+    if not args:
+        return None, "no sizes given"
+    if any(a.keyword is not None or a.star for a in args):
+        return None, "keyword or star arguments"
+    if len(args) > 1:
+        return as_tuple([a.value for a in args]), ""
+    only = args[0].value
+    if isinstance(only, cst.List):
+        return cst.Tuple(only.elements), ""
+    bound = receivers.values_of(only) if isinstance(only, cst.Name) else []
+    if is_shape_like(only) or bound and all(is_shape_like(v) for v in bound):
+        return only, ""
+    number = only.expression if isinstance(only, cst.UnaryOperation) else only
+    if isinstance(number, cst.Integer):
+        return as_tuple([only]), ""
+    return None, f"`{receivers.ctx.code(only)}` may be one int or a sequence of them"

@@ -1,0 +1,54 @@
+import libcst as cst
+
+from codemods.rule import Rule
+from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+
+
+class TorchExpand(Rule):
+    """`x.expand(a, b, c)` → `ops.broadcast_to(x, (a, b, c))` (a PyTorch leftover).
+
+    What it does:
+        Finds `x.expand(...)` in graph code, where `x` may be a tensor, and rewrites it to
+        `ops.broadcast_to(x, sizes)`: the sizes as separate arguments, as one tuple or list, or as
+        `y.shape`. `-1` (keep this dimension) means the same to `ops.broadcast_to`. `x.expand_as(y)`
+        works in every mode and is left alone.
+
+    Why it breaks graph mode:
+        PyNative accepts torch's `expand`, GRAPH_MODE does not: "The parameters number of the function
+        is 2, but the number of provided arguments is 5" for separate sizes, and "The method
+        'GetShapeVector()' doesn't implement" for a tuple (measured in LAX, STRICT and with a dynamic
+        batch; CATALOG.md E lists the first).
+
+    Example:
+        cls_tokens = self.cls_token.expand(batch_size, -1, -1)
+        # becomes
+        cls_tokens = ops.broadcast_to(self.cls_token, (batch_size, -1, -1))
+
+    Fix safety:
+        Safe: `ops.broadcast_to` computes what PyNative's `expand` does, in every mode. One argument
+        that is neither a literal nor a shape (`x.expand(n)`: one int, or a tuple?) is reported without a
+        fix, and so are keyword or star arguments.
+    """
+
+    CODE = "GM506"
+    NAME = "torch-expand"
+    BREAKS = "GRAPH, STRICT, dynamic, export"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.receivers = Receivers(ctx)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        receiver = method_call(node, "expand")
+        if receiver is None or not self.receivers.may_be_tensor(receiver):
+            return
+        message = (
+            f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.expand` runs in PyNative only; "
+            "use `ops.broadcast_to(x, sizes)`"
+        )
+        shape, why_not = sizes(node, self.receivers)
+        if shape is None:
+            self.report(node, f"{message} ({why_not}: rewrite by hand)")
+            return
+        broadcast_to, needed = self.ctx.bindings.reference("mindspore.ops.broadcast_to")
+        self.report(node, message, call(broadcast_to, [arg(receiver), arg(shape)]), "safe", (needed,))

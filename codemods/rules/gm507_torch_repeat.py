@@ -1,0 +1,54 @@
+import libcst as cst
+
+from codemods.rule import Rule
+from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+
+
+class TorchRepeat(Rule):
+    """`x.repeat(a, b)` → `ops.tile(x, (a, b))` (torch's repeat is a tile).
+
+    What it does:
+        Finds `x.repeat(...)` with positional sizes in graph code, where `x` may be a tensor, and
+        rewrites it to `ops.tile(x, sizes)`: the sizes as separate arguments, as one tuple or list, or as
+        `y.shape`. `x.repeat(2, axis=1)` (numpy's element repeat) and `repeat_interleave` are left alone.
+
+    Why it breaks graph mode:
+        `Tensor.repeat(*repeats)` has a kernel on Ascend only: on CPU it fails in PyNative ("'repeat' is
+        not supported on this device") and in every graph configuration ("Kernel select failed";
+        CATALOG.md E). `ops.tile` computes the same (torch's `repeat` is numpy's `tile`) on every backend.
+
+    Example:
+        img_sizes = img_sizes.unsqueeze(0).repeat(batch_size, 1)
+        # becomes
+        img_sizes = ops.tile(img_sizes.unsqueeze(0), (batch_size, 1))
+
+    Fix safety:
+        Safe: the same values on every backend (`ops.tile` also accepts fewer sizes than dimensions,
+        where `repeat` raises). One argument that is neither a literal nor a shape (`w.repeat(n)`: one
+        int, or a tuple?) is reported without a fix.
+    """
+
+    CODE = "GM507"
+    NAME = "torch-repeat"
+    BREAKS = "CPU and GPU: PyNative and every graph configuration (the kernel is Ascend-only)"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.receivers = Receivers(ctx)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        receiver = method_call(node, "repeat")
+        if receiver is None or any(a.keyword is not None for a in node.args):
+            return  # `x.repeat(2, axis=1)`: numpy's repeat, another meaning
+        if not self.receivers.may_be_tensor(receiver):
+            return
+        message = (
+            f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
+            "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`, the same values everywhere"
+        )
+        shape, why_not = sizes(node, self.receivers)
+        if shape is None:
+            self.report(node, f"{message} ({why_not}: rewrite by hand)")
+            return
+        tile, needed = self.ctx.bindings.reference("mindspore.ops.tile")
+        self.report(node, message, call(tile, [arg(receiver), arg(shape)]), "safe", (needed,))

@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from codemods.names import mindspore_dtype_name
+from codemods.rule import Rule
+from codemods.rules._torch_table import TORCH_DTYPES, Receivers, method_call, torch_name
+
+DEVICE, DTYPE = "device", "dtype"
+_HARMLESS = ("non_blocking", "copy")  # keywords of `.to` that change no value
+
+
+class DeviceMove(Rule):
+    """`.to(device)`, `.cuda()`, `.cpu()` dropped (a PyTorch leftover); `.to(device, dtype)` → `.to(dtype)`.
+
+    What it does:
+        Finds device moves of a value that may be a tensor in graph code and removes them:
+        `x.to("cuda")`, `x.to(self.device)`, `x.to(logits.device)`, `x.to(device=d)`, `x.cuda()`,
+        `x.cpu()`. `x.to(device, ms.int32)` keeps the cast: `x.to(ms.int32)`. A `.to(dtype)` cast runs in
+        every mode and is left alone. An argument that is neither a device nor a dtype by its looks
+        (a string, `device`, `*.device` / a MindSpore dtype, `dtype`, `*.dtype`) is reported.
+
+    Why it breaks graph mode:
+        MindSpore places tensors by context, not per tensor. `Tensor.to` with a device runs in
+        PyNative but fails in GRAPH_MODE (LAX, STRICT, dynamic), and `Tensor` has no `cuda`/`cpu`
+        methods at all ("'Tensor' object has no attribute 'cpu'", in every mode; measured).
+
+    Example:
+        loss = loss_fct(logits, labels.to(logits.device))
+        # becomes
+        loss = loss_fct(logits, labels)
+
+    Fix safety:
+        Safe: PyNative's `.to(device)` returns the same values, and the graph has no devices to move
+        between. Arguments that cannot be told apart are reported without a fix.
+    """
+
+    CODE = "GM508"
+    NAME = "device-move"
+    BREAKS = "GRAPH, STRICT, dynamic, export (`.cuda()`/`.cpu()`: PyNative too)"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.receivers = Receivers(ctx)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        receiver = method_call(node, "to", "cuda", "cpu")
+        if receiver is None or not self.receivers.may_be_tensor(receiver):
+            return
+        method = node.func.attr.value  # type: ignore[attr-defined]
+        where = f"`{self.ctx.code(node)}` in {self.ctx.where()}"
+        if method != "to":
+            message = f"{where}: MindSpore tensors have no `.{method}()` (it fails in every mode); drop it"
+            self.report(node, message, receiver)
+            return
+        device = self._device_argument(node)
+        if device is None:
+            return
+        if device == "unknown":
+            self.report(
+                node,
+                f"{where}: the argument is not a tensor; if it is a device, drop the call (it fails in "
+                "GRAPH_MODE); a dtype (`.to(ms.float16)`) runs in every mode",
+            )
+            return
+        kept = [a for a in node.args if a is not device]
+        message = (
+            f"{where} moves a tensor to a device: it fails in GRAPH_MODE, and MindSpore places tensors "
+            "by context"
+        )
+        if all(a.keyword is not None and a.keyword.value in _HARMLESS for a in kept):
+            self.report(node, message + "; drop it", receiver)
+        else:
+            last = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            self.report(node, message + "; keep the cast only", node.with_changes(args=[*kept[:-1], last]))
+
+    def _device_argument(self, node: cst.Call) -> cst.Arg | str | None:
+        """The argument naming a device; "unknown" when the one positional argument may be either; None."""
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "device":
+                return a
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if not positional:
+            return None
+        kind = self._kind(positional[0].value)
+        if kind == DEVICE:
+            return positional[0]
+        # `.to(other)` casts to other's dtype and runs in every mode: only a non-tensor is in doubt
+        in_doubt = (
+            kind is None and len(positional) == 1 and not self.receivers.may_be_tensor(positional[0].value)
+        )
+        return "unknown" if in_doubt else None
+
+    def _kind(self, value: cst.BaseExpression) -> str | None:
+        """DEVICE, DTYPE, or None (cannot tell) from how the argument looks."""
+        if isinstance(value, cst.SimpleString | cst.FormattedString | cst.ConcatenatedString):
+            return DEVICE
+        if isinstance(value, cst.BinaryOperation):
+            strings = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+            return DEVICE if isinstance(value.left, strings) or isinstance(value.right, strings) else None
+        if mindspore_dtype_name(self.ctx.qualified, value) or torch_name(self.ctx, value) in TORCH_DTYPES:
+            return DTYPE
+        if isinstance(value, cst.Call):
+            if torch_name(self.ctx, value.func) == "torch.device":
+                return DEVICE
+            value = value.func  # `self.visual.get_dtype()`: named by its function
+        label = _label(value).lower()
+        if "dtype" in label or label.endswith("type"):
+            return DTYPE
+        if label in ("device", "dev") or label.endswith(("_device", "_dev")):
+            return DEVICE
+        return None
+
+
+def _label(value: cst.BaseExpression) -> str:
+    """The last name of `a.b.c` or `c`; "" for anything else."""
+    if isinstance(value, cst.Attribute):
+        return value.attr.value
+    return value.value if isinstance(value, cst.Name) else ""

@@ -1,0 +1,12 @@
+from mindspore import nn, ops
+
+
+class Prenet(nn.Cell):
+    def construct(self, inputs_embeds, coords, img_sizes, batch_size):
+        mask = ops.bernoulli(inputs_embeds[0], p=0.5)
+        all_masks = ops.tile(mask.unsqueeze(0), (inputs_embeds.shape[0], 1, 1))  # torch's tile
+        pos = ops.tile(coords, (2, 1))
+        sizes = ops.tile(img_sizes.unsqueeze(0), (batch_size, 1))
+        flat = ops.tile(coords.reshape(-1), (3,))
+        same_shape = ops.tile(coords, coords.shape)
+        return all_masks, pos, sizes, flat, same_shape
