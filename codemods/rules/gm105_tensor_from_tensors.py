@@ -9,7 +9,7 @@ from codemods.rules.gm101_numpy_constructor import _argument
 
 
 class TensorFromTensors(Rule):
-    """`Tensor([t1, t2, ...])` of tensors in graph code → `ops.stack([t1, t2, ...])`.
+    """`Tensor(list of tensors)` in graph code → `ops.stack(list of tensors)`.
 
     What it does:
         Finds `Tensor(...)` (and `ms.tensor(...)`) whose data is a list or tuple of tensors (results of

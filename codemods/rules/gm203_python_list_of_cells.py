@@ -11,7 +11,7 @@ _REGISTERS = ("insert_child_to_cell", "__setattr__", "setattr")
 
 
 class PythonListOfCells(Rule):
-    """`self.layers = [nn.Dense(...), ...]` in a Cell's `__init__` → `nn.CellList([...])`.
+    """A Python list of Cells set in a Cell's `__init__` → `nn.CellList(list)`.
 
     What it does:
         Finds, in the `__init__` of an `nn.Cell` class, an attribute set to a Python list literal or list
