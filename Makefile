@@ -26,8 +26,16 @@ demo: $(STAMP)
 	@echo "   fails is not written"
 	rm -rf demo-out/examples && mkdir -p demo-out && cp -r examples demo-out/examples
 	-cd demo-out/examples && ../../$(GM) fix --verify --no-cache .
+	@echo
+	@echo "== graphmend report examples/: the HTML migration report (findings, diffs, rule docs)"
+	mkdir -p demo-out && $(GM) report examples/ -o demo-out/report.html --no-cache -q
+	@echo "Report: $(CURDIR)/demo-out/report.html"
 
-test: $(STAMP)
+# Headless Chromium renders the HTML report in tests/test_report.py.
+chromium:
+	command -v chromium || (apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core)
+
+test: $(STAMP) chromium
 	$(PY) -m pytest -n $(JOBS) -q
 
 lint: $(STAMP)
