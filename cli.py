@@ -25,7 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
 app.command("verify")(_verify_command)
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, markup=False)  # messages quote user paths and code
 
 Paths = Annotated[list[Path] | None, typer.Argument(help="Files or directories (default: .).", show_default=False)]
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]

@@ -6,6 +6,7 @@ import difflib
 from dataclasses import replace
 
 from rich.console import Console
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from codemods import engine
@@ -62,7 +63,7 @@ def _ask(result: FileResult, finding: Finding, before: bytes, after: bytes, cons
     ))  # fmt: skip
     console.print(Syntax(hunk, "diff", theme="ansi_dark", background_color="default"))
     while True:
-        answer = console.input(f"Apply this {finding.fix} fix? {CHOICES} ").strip().lower()[:1]
+        answer = console.input(escape(f"Apply this {finding.fix} fix? {CHOICES} ")).strip().lower()[:1]
         if answer in ("y", "n", "a", "q"):
             return answer
 

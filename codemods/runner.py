@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import base64
 import dataclasses
 import hashlib
@@ -36,9 +37,20 @@ def may_have_graph_code(data: bytes) -> bool:
 
 
 def run_task(task: Task) -> FileResult:
-    if not may_have_graph_code(data=task.data):
-        return FileResult(task.path, original=task.data)
+    if not may_have_graph_code(task.data):
+        # no libcst for this file; CPython's own parser still reports what would not parse
+        return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
     return process_source(task.path, task.data, select_rules(task.codes), task.fix, task.unsafe)
+
+
+def syntax_error(path: str, data: bytes) -> FileError | None:
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return FileError(path, f"cannot parse: {exc.msg}", exc.lineno, exc.offset)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return FileError(path, f"cannot parse: {exc}")
+    return None
 
 
 def run(

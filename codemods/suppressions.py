@@ -20,6 +20,7 @@ from codemods.rule import Finding
 UNUSED_CODE = "GM000"
 UNUSED_NAME = "unused-suppression"
 
+_STRING_TOKENS = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}  # 3.12+ splits f-strings
 _DIRECTIVE = re.compile(r"graphmend:\s*(skip-file|ignore)(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
@@ -125,6 +126,6 @@ def add_ignores(code: str, findings: Sequence[Finding]) -> str:
 def _lines_ending_in_strings(code: str) -> set[int]:
     blocked: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
-        if token.type in (tokenize.STRING, tokenize.FSTRING_MIDDLE) and token.end[0] > token.start[0]:
+        if token.type in _STRING_TOKENS and token.end[0] > token.start[0]:
             blocked.update(range(token.start[0], token.end[0]))
     return blocked

