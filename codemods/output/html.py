@@ -29,6 +29,7 @@ from codemods.verify import Report, render_json
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
 STATUS_LABELS = {FIXED: "fixed", UNSAFE: "unsafe fix", MANUAL: "manual"}
+TONES = {FIXED: "ok", UNSAFE: "warn", MANUAL: "bad"}
 
 
 def render_report(
@@ -241,11 +242,15 @@ def _verify_card(label: str, report: Report | str) -> str:
         )
     data = json.loads(render_json(report))  # the JSON form: the page does not reach into Report
     badge = '<span class="badge ok">pass</span>' if data["passed"] else '<span class="badge bad">fail</span>'
-    rows = "".join(_verdict_row(v, i % 2 == 0) for i, v in enumerate(data["verdicts"]))
+    rows = []
+    for check in dict.fromkeys(v["check"] for v in data["verdicts"]):
+        group = [v for v in data["verdicts"] if v["check"] == check]  # before, then after
+        rows += [_verdict_row(v, n, len(group)) for n, v in enumerate(group)]
     table = (
-        '<table class="verdicts"><thead><tr><th>check</th><th>version</th><th>result</th>'
-        "<th class=n>max abs err</th><th class=n>max rel err</th><th class=n>compile s</th>"
-        f"<th>first error line</th></tr></thead><tbody>{rows}</tbody></table>"
+        '<table class="verdicts"><thead><tr><th class="check">check</th><th class="version">version</th>'
+        '<th class="result">result</th><th class="n num">max abs err</th><th class="n num">max rel err</th>'
+        '<th class="n num">compile s</th><th>first error line</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
     return (
         f'<div class="verify" data-cell="{_e(label)}"><h3><code>{_e(label)}</code> {badge}</h3>'
@@ -270,16 +275,16 @@ def _verify_facts(data: dict) -> list[str]:
     return facts + list(data["notes"])
 
 
-def _verdict_row(verdict: dict, first: bool) -> str:
+def _verdict_row(verdict: dict, n: int, of: int) -> str:
     if not verdict["passed"]:
         result = '<span class="badge bad">✗ fail</span>'
     elif not verdict["values_compared"]:
         result = '<span class="badge warn">✓ shapes</span>'
     else:
         result = '<span class="badge ok">✓ pass</span>'
-    check = f'<th rowspan=2 scope="rowgroup">{_e(verdict["check"])}</th>' if first else ""
+    check = f'<th rowspan={of} scope="rowgroup">{_e(verdict["check"])}</th>' if n == 0 else ""
     return (
-        f'<tr class="{"first" if first else "second"}" data-check="{_e(verdict["check"])}" '
+        f'<tr class="{"last" if n == of - 1 else ""}" data-check="{_e(verdict["check"])}" '
         f'data-version="{_e(verdict["version"])}" data-passed="{str(verdict["passed"]).lower()}">'
         f"{check}<td>{_e(verdict['version'])}</td><td>{result}</td>"
         f"<td class=n>{_num(verdict['max_abs'])}</td><td class=n>{_num(verdict['max_rel'])}</td>"
@@ -347,8 +352,8 @@ def _files(results: Sequence[FileResult], items: dict[str, list[_Item]]) -> str:
 def _file(number: int, result: FileResult, items: list[_Item]) -> str:
     by_status = Counter(i.status for i in items)
     badges = "".join(
-        f'<span class="badge {tone}">{by_status[s]} {STATUS_LABELS[s]}</span>'
-        for s, tone in ((FIXED, "ok"), (UNSAFE, "warn"), (MANUAL, "bad"))
+        f'<span class="badge {TONES[s]}">{by_status[s]} {STATUS_LABELS[s]}</span>'
+        for s in STATUS_LABELS
         if by_status[s]
     )
     left = "yes" if by_status[UNSAFE] or by_status[MANUAL] else "no"
@@ -364,7 +369,9 @@ def _file(number: int, result: FileResult, items: list[_Item]) -> str:
 
 def _finding_row(item: _Item) -> str:
     f = item.finding
-    tone = {FIXED: "ok", UNSAFE: "warn", MANUAL: "bad"}[item.status]
+    label, tone = STATUS_LABELS[item.status], TONES[item.status]
+    if item.status == FIXED and f.fix == "unsafe":  # applied because --unsafe-fixes was given: review it
+        label, tone = "fixed (unsafe)", "warn"
     source = ""
     if item.source_line is not None and item.source_line.strip():
         source = f'<code class="src">{_excerpt(item.source_line, f)}</code>'
@@ -372,7 +379,7 @@ def _finding_row(item: _Item) -> str:
         f'<tr class="finding" data-code="{_e(f.code)}" data-status="{item.status}">'
         f'<td class="loc"><code>{f.line}:{f.column}</code></td>'
         f'<td class="rule"><a class="code" href="#rule-{_e(f.code)}">{_e(f.code)}</a></td>'
-        f'<td class="status"><span class="badge {tone}">{STATUS_LABELS[item.status]}</span></td>'
+        f'<td class="status"><span class="badge {tone}">{label}</span></td>'
         f'<td class="message">{_inline(f.message)}{source}</td></tr>'
     )
 
@@ -581,7 +588,8 @@ body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.55 var(--sans);
 -webkit-font-smoothing:antialiased}
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 code,pre{font-family:var(--mono);font-size:.86em}
-:not(pre)>code{background:var(--subtle);border:1px solid var(--border);border-radius:5px;padding:.05em .35em}
+pre code{font-size:inherit}
+:not(pre)>code{background:rgba(129,139,152,.14);border-radius:5px;padding:.1em .38em}
 .wrap,main{max-width:1120px;margin:0 auto;padding:0 32px}
 main{padding-bottom:64px}
 header.top{background:var(--subtle);border-bottom:1px solid var(--border);padding:28px 0 24px;
@@ -657,7 +665,7 @@ a.code{font:600 13px var(--mono)}
 code.src,code.where{display:block;margin-top:6px;background:var(--subtle);border:1px solid var(--border);
 border-radius:6px;padding:4px 8px;white-space:pre-wrap;word-break:break-word;color:var(--fg)}
 code.where{color:var(--muted);font-size:12px;white-space:pre;overflow:hidden;text-overflow:ellipsis}
-.clamp{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden}
+.clamp{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden}
 code.src mark{background:var(--warn-bg);color:inherit;border-bottom:2px solid var(--warn);padding:0}
 .diff{overflow-x:auto;border-top:1px solid var(--border);font:12.5px/1.6 var(--mono)}
 .findings+.diff{border-top:1px solid var(--border)}
@@ -682,10 +690,12 @@ table.errors td{font-size:14px}
 .verify h3{display:flex;gap:10px;align-items:center}
 .facts{margin:0 0 10px;padding:0 0 0 18px;color:var(--muted);font-size:13.5px}
 .scroll{overflow-x:auto}
-table.verdicts{font-size:13.5px}
+table.verdicts{font-size:13.5px;table-layout:fixed;min-width:760px}
+table.verdicts th.check{width:92px}table.verdicts th.version{width:82px}table.verdicts th.result{width:84px}
+table.verdicts th.num{width:118px}
 table.verdicts th[scope]{font-family:var(--mono);font-weight:600;border-right:1px solid var(--border)}
-table.verdicts tr.first td{border-bottom-style:dashed}
-table.verdicts .problem{font-size:13px;color:var(--muted);max-width:520px}
+table.verdicts tr:not(.last) td{border-bottom-style:dashed}
+table.verdicts .problem{font-size:13px;color:var(--muted)}
 .problem{color:var(--bad)}
 article.rule{border-left:3px solid var(--border);padding:2px 0 2px 18px;margin:0 0 28px}
 article.rule .chips{margin:0 0 8px}
