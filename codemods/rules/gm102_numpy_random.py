@@ -189,11 +189,16 @@ class _Draw:
             return cls(call, name, {}, None, _DType(unknown=True), "no ops equivalent")
         if _SIGNATURES[name] is None:
             dims = tuple(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args)
-            scalar = not dims or any(a.keyword for a in dims)
-            return cls(call, name, {}, dims, _DType(name="float64"), "a single number" * scalar)
+            problem = "a single number" if not dims else "keyword arguments" if any(a.keyword for a in dims) else ""
+            return cls(call, name, {}, dims, _DType(name="float64"), problem)
         args, problem = _bind(call, _SIGNATURES[name])
         if name == "randint" and not problem:
-            args["low_bound"], args["high_bound"] = (args["low"], args["high"]) if "high" in args else (None, args["low"])
+            if "low" not in args:
+                problem = "no `low`"
+            elif "high" in args:
+                args["low_bound"], args["high_bound"] = args["low"], args["high"]
+            else:  # randint(n) draws from [0, n)
+                args["high_bound"] = args["low"]
         dtype = _randint_dtype(ctx, args) if name == "randint" else _DType(name="float64")
         if not problem and "size" not in args:
             problem = "a single number"
