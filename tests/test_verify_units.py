@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from codemods.verify.process import KEPT, Output
 from codemods.verify.specs import Dim, ScalarSpec, SpecError, TensorSpec, describe, parse_specs, to_json
 from codemods.verify.staging import display_path, locate, original_version, rewritten_version
 
@@ -116,11 +117,27 @@ def test_a_dotted_name_sets_the_import_root_of_a_namespace_package(tmp_path):
         ),
         (["no_such_package.model:Net", "--python", "/no/python"], "--python /no/python: cannot run it"),
         (["examples/batch_renorm.py:GrowingClip", "--python", BARE_PYTHON], "No module named 'mindspore'"),
+        (["examples/batch_renorm.py:GrowingClip", "--memory-limit", "-1"], "memory limit must be a number"),
+        (
+            ["examples/batch_renorm.py:GrowingClip", "--memory-limit", "0.05"],
+            "before MindSpore was ready, over the limit of 0.05 GB: raise --memory-limit",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_a_clear_message(args, message, monkeypatch):
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(app, ["verify", *args])
     assert result.exit_code == 2, result.output
-    assert message in result.output
+    assert message in " ".join(result.output.split())  # the console wraps long messages
     assert "mindspore" not in sys.modules
+
+
+def test_a_jobs_output_is_counted_and_only_its_two_ends_are_kept():
+    output = Output()
+    output.add(b"first line\n" + b"x" * (3 * KEPT))
+    output.add(b"\n[WARNING] ME: noise\nlast line\n")
+    assert output.size == 11 + 3 * KEPT + 31
+    assert (len(output.head), len(output.tail)) == (KEPT, KEPT)
+    assert output.head.startswith(b"first line\nxxx") and output.tail.endswith(b"noise\nlast line\n")
+    assert output.last_line() == "last line"
+    assert Output().last_line() == "no output"

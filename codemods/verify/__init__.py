@@ -24,6 +24,8 @@ Library API (what `graphmend fix --verify` calls)::
         module=None,                         # dotted module name if the file's package is not
                                              # given by __init__.py files (namespace packages)
         rewritten_label=None,                # how error locations name the rewritten file
+        memory_limit=None,                   # GB per worker; None = a quarter of the machine's
+                                             # memory, 0 = no limit
     )
     report.passed            # every requested check passes *after*, with equal numbers
     render_table(report)     # rich table on the terminal
@@ -51,9 +53,12 @@ What a run does:
 - Comparison: outputs flattened through tuples, lists and dicts; shape and dtype exact; values by
   allclose, NaN/Inf positions equal; max abs and max rel error per output and Parameter.
 - Isolation: one worker per version imports MindSpore once and runs its jobs one by one over a
-  pipe (JSON lines). A job that crashes or exceeds the timeout kills the worker's process group
-  and fails with the reason (and the user's line, from faulthandler); a fresh worker takes the
-  remaining jobs.
+  pipe (JSON lines). A job that crashes, exceeds the timeout or goes over the memory limit
+  (resident memory, polled from /proc) kills the worker's process group and fails with the
+  reason (and the user's line, from faulthandler); a fresh worker takes the remaining jobs.
+- Output: what user code and MindSpore print never reaches the protocol or the terminal. The
+  parent drains it and keeps only its two ends; a check that printed over 1 MB says so in its
+  note ("printed 30.0 MB (not shown)").
 """
 
 from .api import UsageError, verify

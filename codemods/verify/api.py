@@ -11,12 +11,13 @@ from pathlib import Path
 
 from . import specs as spec_text
 from .jobs import Outcome, Plan, execute
-from .process import Launch, Runner, WorkerStartError
+from .process import Launch, Runner, WorkerStartError, default_memory_limit
 from .report import CHECKS, VERSIONS, Comparison, Failure, Location, Reference, Report, Timings, Verdict
 from .staging import Module, Version, display_path, locate, original_version, rewritten_version, shown
 
 SEED = 0
 RANDOM_NOTE = "values not compared: random"
+LOUD = 1_000_000  # a check whose worker printed more bytes than this says so (output is never shown)
 
 
 class UsageError(ValueError):
@@ -39,13 +40,17 @@ def verify(
     inputs_from: Path | None = None,
     module: str | None = None,
     rewritten_label: str | None = None,
+    memory_limit: float | None = None,
 ) -> Report:
     """Run `cell` of both versions through every check and compare each with PyNative.
 
+    `memory_limit` is in GB of resident memory per worker: None is a quarter of the machine's
+    memory, 0 no limit. A worker over it is killed and its job fails.
     Raises UsageError for anything the caller can fix (a bad spec, an unknown check, a missing
     file, an interpreter without MindSpore); user code that fails is a verdict, never an error.
     """
     started = time.perf_counter()
+    limit = _memory_limit(memory_limit)
     parsed = _parse_inputs(inputs, inputs_from)
     plan = Plan(_pick_checks(checks, parsed))
     mod = _locate(original, module)
@@ -56,7 +61,9 @@ def verify(
             "after": rewritten_version(mod, rewritten_source, Path(tmp) / "src"),
         }
         config = _config(cell, init or {}, parsed, inputs_from, train, rtol, atol)
-        runners = {v: Runner(_launch(v, versions[v], config, Path(tmp), python, timeout)) for v in VERSIONS}
+        runners = {
+            v: Runner(_launch(v, versions[v], config, Path(tmp), python, timeout, limit)) for v in VERSIONS
+        }
         try:
             outcome = execute(plan, runners, Path(tmp))
         except WorkerStartError as exc:
@@ -129,8 +136,22 @@ def _config(cell, init, parsed, inputs_from, train, rtol, atol) -> dict:
     }
 
 
+def _memory_limit(gigabytes: float | None) -> int | None:
+    if gigabytes is None:
+        return default_memory_limit()
+    if gigabytes < 0:
+        raise UsageError(f"the memory limit must be a number of GB, or 0 for none, not {gigabytes:g}")
+    return int(gigabytes * 1e9) or None
+
+
 def _launch(
-    version: str, files: Version, config: dict, tmp: Path, python: str | None, timeout: float
+    version: str,
+    files: Version,
+    config: dict,
+    tmp: Path,
+    python: str | None,
+    timeout: float,
+    limit: int | None,
 ) -> Launch:
     cwd = tmp / f"work-{version}"
     cwd.mkdir()
@@ -140,7 +161,7 @@ def _launch(
         "fallback_path": os.getcwd(),  # as `python -m` would see the project the user runs from
         "user_roots": list(files.user_roots),
     }
-    return Launch(python or sys.executable, config | where, cwd, files.user_roots, timeout)
+    return Launch(python or sys.executable, config | where, cwd, files.user_roots, timeout, limit)
 
 
 # -- replies to verdicts -------------------------------------------------------------------------
@@ -165,6 +186,7 @@ def _verdict(check: str, version: str, reply: dict, where: _Paths) -> Verdict:
         Comparison(i["name"], i["problem"], i["max_abs"], i["max_rel"]) for i in reply.get("items", [])
     )
     values_compared = reply.get("values_compared", True)
+    notes = [reply.get("note"), None if values_compared else RANDOM_NOTE, _printed(reply.get("printed", 0))]
     return Verdict(
         check=check,
         version=version,
@@ -173,9 +195,13 @@ def _verdict(check: str, version: str, reply: dict, where: _Paths) -> Verdict:
         run_s=reply.get("run_s"),
         comparisons=comparisons,
         failure=_failure(reply, where),
-        note=reply.get("note") or (None if values_compared else RANDOM_NOTE),
+        note="; ".join(n for n in notes if n) or None,
         values_compared=values_compared,
     )
+
+
+def _printed(size: int) -> str | None:
+    return f"printed {size / 1e6:.1f} MB (not shown)" if size > LOUD else None
 
 
 def _failure(reply: dict, where: _Paths) -> Failure | None:

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from .api import UsageError
 from .api import verify as run_verify
+from .process import default_memory_limit, gigabytes
 from .report import CHECKS, render_json, render_table
 from .staging import shown
 from .target import parse_target
@@ -22,6 +23,10 @@ INPUT_HELP = (
     "B=4 sets its size), int:4, float:0.5, bool:true, none."
 )
 CHECKS_HELP = f"Comma-separated subset of {','.join(CHECKS)} (default: all that apply)."
+MEMORY_HELP = (
+    "GB of memory per worker before it is killed and its check fails; 0 = no limit "
+    f"(default: a quarter of this machine's, {gigabytes(default_memory_limit())})."
+)
 
 
 def verify(
@@ -43,6 +48,7 @@ def verify(
     atol: Annotated[float | None, typer.Option(help="Absolute tolerance (default by dtype).")] = None,
     python: Annotated[str, typer.Option(help="Interpreter that runs the user code.")] = sys.executable,
     timeout: Annotated[float, typer.Option(help="Seconds per check before it is killed.")] = 120.0,
+    memory_limit: Annotated[float | None, typer.Option(help=MEMORY_HELP, show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """Compile the original and the rewritten Cell in GRAPH_MODE and compare their numbers with PyNative.
@@ -68,6 +74,7 @@ def verify(
             inputs_from=inputs_from,
             module=parsed.module,
             rewritten_label=label,
+            memory_limit=memory_limit,
         )
     except UsageError as exc:
         Console(stderr=True).print(f"[red]error:[/] {exc}", highlight=False)

@@ -1,8 +1,20 @@
-"""Parent side of the worker protocol: start a worker, send it jobs, survive its crashes and hangs.
+"""Parent side of the worker protocol: start a worker, send it jobs, survive what user code does.
 
-A worker lives in its own process group (a new session), so a timeout or the end of the run
-kills everything user code may have started. A worker that crashed or timed out is gone; the
-next job starts a fresh one (MindSpore is imported once per worker, not once per job).
+A worker lives in its own process group (a new session), so a timeout, a memory overrun or the
+end of the run kills everything user code may have started. A worker that crashed, hung or was
+killed is gone; the next job starts a fresh one (MindSpore is imported once per worker, not once
+per job).
+
+Each worker has three channels, so that nothing user code does can corrupt the protocol, stall
+it, or flood the user's terminal or disk:
+- protocol: one JSON line per message, on the worker's original stdin and stdout, which the
+  worker moves to private file descriptors before it imports anything;
+- output: the worker's fd 1 and fd 2 (user prints, MindSpore's logs) share one pipe that the
+  parent drains while it waits for a reply, keeping the first and last KEPT bytes of each job;
+- stacks: faulthandler writes to a file of its own, read after a crash, a hang or a memory kill.
+
+While it waits, the parent also reads the worker's resident memory every POLL seconds (from
+/proc; without /proc there is no limit) and kills the worker when it passes the limit.
 """
 
 from __future__ import annotations
@@ -19,12 +31,24 @@ from pathlib import Path
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 MIN_START_TIMEOUT = 120.0  # `import mindspore` alone took up to 15 s under load (CATALOG)
-STACK_WAIT = 2.0  # seconds a hung worker gets to print its stack before it is killed
-_FRAME = re.compile(r'File "(.+)", line (\d+) in ')
+STACK_WAIT = 2.0  # seconds a hung worker gets to write its stack before it is killed
+MEMORY_STACK_WAIT = 0.5  # shorter: its memory may still be growing
+POLL = 0.1  # seconds between two readings of a worker's memory
+KEPT = 64 * 1024  # bytes of a job's output kept from its start, and again from its end
+DRAIN_WAIT = 1.0  # seconds to collect the last output of a killed worker
+PAGE = os.sysconf("SC_PAGE_SIZE")
+_FRAME = re.compile(r'File "(.+)", line (\d+) in (\S+)')
+_COMPILING = re.compile(r'mindspore[/\\](?:graph|common)[/\\]api\.py", line \d+ in compile$', re.MULTILINE)
 
 
 class WorkerStartError(RuntimeError):
     """The interpreter could not bring up a worker (no MindSpore, broken environment)."""
+
+
+class MemoryExceeded(Exception):
+    def __init__(self, resident: int):
+        super().__init__(resident)
+        self.resident = resident
 
 
 @dataclass(frozen=True)
@@ -36,10 +60,20 @@ class Launch:
     cwd: Path  # MindSpore writes rank_0/ and analyze_fail.ir here; its parent is the run's temp dir
     user_roots: tuple[str, ...]
     timeout: float
+    memory_limit: int | None = None  # bytes of resident memory; None: no limit
+
+
+def default_memory_limit() -> int:
+    """A quarter of the machine's memory: the two workers of a run together stay under half."""
+    return os.sysconf("SC_PHYS_PAGES") * PAGE // 4
+
+
+def gigabytes(size: int) -> str:
+    return f"{size / 1e9:.3g} GB"
 
 
 class Runner:
-    """Runs one version's jobs in order, starting a fresh worker after a crash or a hang."""
+    """Runs one version's jobs in order, starting a fresh worker after a crash, a hang or a kill."""
 
     def __init__(self, launch: Launch):
         self.launch = launch
@@ -49,8 +83,8 @@ class Runner:
 
     def start(self) -> None:
         if self.worker is None:
-            log = self.launch.cwd / f"worker-{len(self.import_seconds) + 1}.log"
-            self.worker = Worker(self.launch, log)
+            stacks = self.launch.cwd / f"stacks-{len(self.import_seconds) + 1}.txt"
+            self.worker = Worker(self.launch, stacks)
             self.import_seconds.append(self.worker.import_s)
 
     def run(self, job: dict) -> dict:
@@ -75,26 +109,39 @@ class Runner:
 class Worker:
     """One live worker process."""
 
-    def __init__(self, launch: Launch, log: Path):
+    def __init__(self, launch: Launch, stacks: Path):
         self.launch = launch
-        self.log = log
-        with open(log, "wb") as stderr:
-            self.proc = _spawn(launch, stderr)
+        self.stacks = stacks
+        self.proc = _spawn(launch, stacks)
+        self.output = Output()
+        self.memory = MemoryWatch(self.proc.pid, launch.memory_limit)
         self._buffer = b""
+        self._output_open = True
         self.import_s = self._handshake(max(launch.timeout, MIN_START_TIMEOUT))
 
     def run(self, job: dict, timeout: float) -> dict:
-        """The job's reply, or a failure verdict if the worker hung or died (it is then killed)."""
-        log_offset = self.log.stat().st_size
+        """The job's reply, or a failure verdict if the worker hung, died or was killed.
+
+        Every reply says how many bytes the worker printed while it ran the job.
+        """
+        self.output = Output()
         try:
             self._write(job)
-            return json.loads(self._read_line(timeout))
+            reply = json.loads(self._read_line(timeout))
         except TimeoutError:
-            where = self._hang_location(log_offset)
+            stacks = self._dump_stacks(STACK_WAIT)
             self.kill()
-            return _failure("Timeout", f"no result after {timeout:g} s; the worker was killed", where)
+            message = f"no result after {timeout:g} s{_compiling(stacks)}; the worker was killed"
+            reply = _failure("Timeout", message, self._user_frame(stacks))
+        except MemoryExceeded as exc:
+            stacks = self._dump_stacks(MEMORY_STACK_WAIT)
+            self.kill()
+            reply = _failure(
+                "Memory", self._memory_message(exc, _compiling(stacks)), self._user_frame(stacks)
+            )
         except (EOFError, BrokenPipeError):
-            return self._crash_verdict(log_offset)
+            reply = self._crash_verdict()
+        return reply | {"printed": self.output.size}
 
     def kill(self) -> None:
         """Kill the whole process group, including anything user code started."""
@@ -103,7 +150,8 @@ class Worker:
         except ProcessLookupError:
             pass
         self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        self._drain_output(DRAIN_WAIT)
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             pipe.close()
 
     # -- protocol ------------------------------------------------------------------------------
@@ -112,12 +160,9 @@ class Worker:
         try:
             self._write(self.launch.config)
             ready = json.loads(self._read_line(timeout))
-        except (TimeoutError, EOFError, BrokenPipeError) as exc:
+        except (TimeoutError, EOFError, BrokenPipeError, MemoryExceeded) as exc:
             self.kill()
-            reason = "timed out" if isinstance(exc, TimeoutError) else "exited"
-            raise WorkerStartError(
-                f"the worker ({self.launch.python}) {reason} before MindSpore was ready: {self._last_line(0)}"
-            ) from None
+            raise WorkerStartError(f"the worker ({self.launch.python}) {self._start_failure(exc)}") from None
         return float(ready["import_s"])
 
     def _write(self, message: dict) -> None:
@@ -125,72 +170,140 @@ class Worker:
         self.proc.stdin.flush()
 
     def _read_line(self, timeout: float) -> str:
+        """The next protocol line; meanwhile drain the output and watch the memory."""
         deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
+        protocol, output = self.proc.stdout.fileno(), self.proc.stderr.fileno()
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if ready:
-                chunk = os.read(fd, 1 << 16)
+            self.memory.check()
+            watched = [protocol, output] if self._output_open else [protocol]
+            ready, _, _ = select.select(watched, [], [], min(remaining, POLL))
+            if output in ready:
+                self._read_output()
+            if protocol in ready:
+                chunk = os.read(protocol, 1 << 16)
                 if not chunk:
                     raise EOFError
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode()
 
+    def _read_output(self) -> None:
+        chunk = os.read(self.proc.stderr.fileno(), 1 << 20)
+        if chunk:
+            self.output.add(chunk)
+        else:
+            self._output_open = False
+
+    def _drain_output(self, wait: float) -> None:
+        """Collect what a dead worker left in the pipe (a grandchild that escaped may hold it open)."""
+        deadline = time.monotonic() + wait
+        fd = self.proc.stderr.fileno()
+        while self._output_open and (remaining := deadline - time.monotonic()) > 0:
+            if select.select([fd], [], [], remaining)[0]:
+                self._read_output()
+
     # -- reasons -------------------------------------------------------------------------------
 
-    def _crash_verdict(self, log_offset: int) -> dict:
+    def _crash_verdict(self) -> dict:
         self.kill()  # the exit status is already fixed; this reaps it and what user code started
         code = self.proc.returncode
-        log = self._log_text(log_offset)
+        stacks = _read_text(self.stacks)
         if code < 0:
             name = signal.Signals(-code).name
-            fatal = next((ln.strip() for ln in log.splitlines() if ln.startswith("Fatal Python error")), "")
-            message = f"the worker crashed with {name}" + (f" ({fatal})" if fatal else "")
+            fatal = next((ln for ln in stacks.splitlines() if ln.startswith("Fatal Python error")), "")
+            message = f"the worker crashed with {name}{_compiling(stacks)}" + (f" ({fatal})" if fatal else "")
         else:
-            message = f"the worker exited with status {code}: {self._last_line(log_offset)}"
-        return _failure("Crash", message, self._user_frame(log))
+            message = f"the worker exited with status {code}: {self.output.last_line()}"
+        return _failure("Crash", message, self._user_frame(stacks))
 
-    def _hang_location(self, log_offset: int) -> dict | None:
-        """Ask faulthandler in the worker for its stack, and pick the user's innermost frame."""
+    def _memory_message(self, exc: MemoryExceeded, doing: str = "") -> str:
+        limit, used = gigabytes(self.launch.memory_limit), f"{exc.resident / 1e9:.2f} GB"
+        return (
+            f"killed: memory over {limit}{doing} ({used} in use; raise --memory-limit if the Cell needs more)"
+        )
+
+    def _start_failure(self, exc: BaseException) -> str:
+        if isinstance(exc, MemoryExceeded):
+            used, limit = f"{exc.resident / 1e9:.2f} GB", gigabytes(self.launch.memory_limit)
+            return f"used {used} before MindSpore was ready, over the limit of {limit}: raise --memory-limit"
+        reason = "timed out" if isinstance(exc, TimeoutError) else "exited"
+        return f"{reason} before MindSpore was ready: {self.output.last_line()}"
+
+    def _dump_stacks(self, wait: float) -> str:
+        """Ask faulthandler in the worker for the stacks of all its threads."""
         try:
             os.kill(self.proc.pid, signal.SIGUSR1)
         except ProcessLookupError:
-            return None
-        deadline = time.monotonic() + STACK_WAIT
-        while "most recent call first" not in self._log_text(log_offset) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.1)  # the dump is written in one go; let it finish
-        return self._user_frame(self._log_text(log_offset))
+            return ""
+        deadline = time.monotonic() + wait
+        while "most recent call first" not in _read_text(self.stacks) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.05)  # the dump is written in one go; let it finish
+        return _read_text(self.stacks)
 
-    def _user_frame(self, log: str) -> dict | None:
-        for path, line in _FRAME.findall(log):  # faulthandler lists the most recent call first
+    def _user_frame(self, stacks: str) -> dict | None:
+        """The user's innermost frame. A graph compile evaluates user code as "<string>": no line."""
+        for path, line, _ in _FRAME.findall(stacks):  # faulthandler lists the most recent call first
             if _under(path, self.launch.user_roots):
                 return {"path": path, "line": int(line), "code": _source_line(path, int(line))}
         return None
 
-    def _log_text(self, offset: int) -> str:
-        with open(self.log, "rb") as handle:
-            handle.seek(offset)
-            return handle.read().decode(errors="replace")
 
-    def _last_line(self, offset: int) -> str:
-        lines = [ln.strip() for ln in self._log_text(offset).splitlines() if ln.strip()]
+class Output:
+    """What a worker printed during one job: the first and the last KEPT bytes, and how many in all."""
+
+    def __init__(self):
+        self.size = 0
+        self.head = bytearray()
+        self.tail = bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        room = max(KEPT - len(self.head), 0)
+        self.head += chunk[:room]
+        self.tail += chunk[room:]
+        del self.tail[:-KEPT]
+
+    def last_line(self) -> str:
+        text = (self.head + self.tail).decode(errors="replace")
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
         plain = [ln for ln in lines if not ln.startswith("[WARNING]")]
-        return (plain or lines or ["no output"])[-1]
+        return (plain or lines or ["no output"])[-1][:500]
 
 
-def _spawn(launch: Launch, stderr) -> subprocess.Popen:
+class MemoryWatch:
+    """The worker's resident memory, read at most every POLL seconds, against the limit."""
+
+    def __init__(self, pid: int, limit: int | None):
+        self.statm = f"/proc/{pid}/statm"
+        self.limit = limit if limit and os.path.exists(self.statm) else None
+        self.due = 0.0
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if self.limit is None or now < self.due:
+            return
+        self.due = now + POLL
+        try:
+            with open(self.statm) as statm:
+                resident = int(statm.read().split()[1]) * PAGE
+        except (OSError, ValueError, IndexError):  # gone: the protocol read reports how
+            return
+        if resident > self.limit:
+            raise MemoryExceeded(resident)
+
+
+def _spawn(launch: Launch, stacks: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the user's tree
     try:
         return subprocess.Popen(
-            [launch.python, str(WORKER_SCRIPT), str(os.getpid()), str(launch.cwd.parent)],
+            [launch.python, str(WORKER_SCRIPT), str(os.getpid()), str(launch.cwd.parent), str(stacks)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=stderr,
+            stderr=subprocess.PIPE,
             cwd=launch.cwd,
             env=env,
             start_new_session=True,  # its own process group: one kill reaches all it started
@@ -199,8 +312,19 @@ def _spawn(launch: Launch, stderr) -> subprocess.Popen:
         raise WorkerStartError(f"cannot start a worker with {launch.python}: {exc.strerror}") from None
 
 
+def _compiling(stacks: str) -> str:
+    return " while MindSpore compiled the Cell" if _COMPILING.search(stacks) else ""
+
+
 def _failure(kind: str, message: str, where: dict | None) -> dict:
     return {"status": "fail", "stage": "", "error": {"type": kind, "message": message, "where": where}}
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def _under(path: str, roots: tuple[str, ...]) -> bool:

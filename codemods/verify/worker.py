@@ -1,10 +1,13 @@
 """The verify worker: the only code in graphmend that imports MindSpore.
 
-Run as a script (`python worker.py PARENT_PID RUN_DIR`) by the interpreter the user picked; never
-imported by the parent, and it imports nothing from graphmend, so that interpreter needs only
-MindSpore and numpy.
+Run as a script (`python worker.py PARENT_PID RUN_DIR STACK_FILE`) by the interpreter the user
+picked; never imported by the parent, and it imports nothing from graphmend, so that interpreter
+needs only MindSpore and numpy.
 MindSpore is imported once; jobs then arrive one JSON line at a time on stdin and each verdict
 goes back as one JSON line. The first line is the configuration of this worker's version.
+The protocol keeps the original stdin and stdout on private descriptors: fd 1 joins fd 2, which
+the parent drains and bounds, so user prints can neither corrupt nor stall the protocol.
+faulthandler writes its stacks to STACK_FILE, apart from whatever user code prints.
 
 Jobs:
   {"op": "reference"}      run the Cell in PyNative, save its calls and its starting Parameters
@@ -35,7 +38,7 @@ if sys.path and os.path.abspath(sys.path[0] or ".") == _HERE:
 
 
 def _claim_stdio():
-    """Keep the pipes for the protocol; whatever MindSpore or user code prints goes to stderr."""
+    """Keep the pipes for the protocol; whatever MindSpore or user code prints goes to fd 2."""
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
     proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -46,8 +49,9 @@ def _claim_stdio():
 
 if __name__ == "__main__":
     PROTO_IN, PROTO_OUT = _claim_stdio()
-    faulthandler.enable()  # a segfault in user code leaves a Python stack in the log
-    faulthandler.register(signal.SIGUSR1)  # the parent asks where a job hangs before killing it
+    STACKS = open(sys.argv[3], "w")  # noqa: SIM115 - faulthandler writes to it until the worker dies
+    faulthandler.enable(STACKS)  # a segfault in user code leaves a Python stack
+    faulthandler.register(signal.SIGUSR1, STACKS)  # the parent asks where a job hangs before killing it
 
 _IMPORT_START = time.perf_counter()
 import mindspore as ms  # noqa: E402
