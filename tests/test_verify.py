@@ -130,7 +130,7 @@ def test_a_hang_times_out_the_worker_is_replaced_and_nothing_is_left_running():
     assert failure["where"]["code"] == "while x.shape[0] > 0:"
     assert report["reference"]["version"] == "after"
     assert verdict(report, "graph", "after")["passed"]
-    assert _processes_with(token) == []
+    assert processes_with(token) == []
 
 
 def test_workers_die_with_a_killed_graphmend(tmp_path):
@@ -147,7 +147,7 @@ def test_workers_die_with_a_killed_graphmend(tmp_path):
         text=True,
     )
     deadline = time.monotonic() + 120
-    while len(_processes_with(token)) < 3 and time.monotonic() < deadline:  # graphmend and two workers
+    while len(processes_with(token)) < 3 and time.monotonic() < deadline:  # graphmend and two workers
         assert cli.poll() is None, cli.communicate()[0]
         time.sleep(0.2)
     time.sleep(5)  # MindSpore imported: one worker now spins in the reference job, deaf to its stdin
@@ -155,9 +155,9 @@ def test_workers_die_with_a_killed_graphmend(tmp_path):
     cli.kill()  # no chance to clean up: the workers must notice on their own
     cli.communicate()
     deadline = time.monotonic() + 10
-    while _processes_with(token) and time.monotonic() < deadline:
+    while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(token) == []
+    assert processes_with(token) == []
     assert not list(temp_dir.glob("graphmend-verify-*"))  # the workers removed the run's files
 
 
@@ -327,7 +327,7 @@ def test_a_package_cell_with_relative_imports_leaves_the_users_tree_untouched(tm
     for name, text in PACKAGE.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(textwrap.dedent(text).lstrip())
-    before = _tree(project)
+    before = tree(project)
     report = verify_json(
         "pkg.model:Clip", "--input", "float32[2,4]", "--checks", "graph,export", expect=0, cwd=project
     )
@@ -336,7 +336,7 @@ def test_a_package_cell_with_relative_imports_leaves_the_users_tree_untouched(tm
     assert graph_before["failure"]["where"]["path"] == "pkg/model.py"
     for check in ("graph", "export"):
         assert verdict(report, check, "after")["max_abs"] == 0.0
-    assert _tree(project) == before  # no rank_0/, no __pycache__, nothing rewritten in place
+    assert tree(project) == before  # no rank_0/, no __pycache__, nothing rewritten in place
 
 
 def test_the_library_api_never_imports_mindspore_in_the_calling_process():
@@ -373,11 +373,11 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
     assert imported == "False False"
 
 
-def _tree(root: Path) -> dict[str, bytes]:
+def tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else b"" for p in sorted(root.rglob("*"))}
 
 
-def _processes_with(token: str) -> list[int]:
+def processes_with(token: str) -> list[int]:
     """Processes whose environment carries the token: the workers of one run, if any survived."""
     found = []
     for proc in Path("/proc").iterdir():
