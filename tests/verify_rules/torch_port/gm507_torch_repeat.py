@@ -1,0 +1,11 @@
+"""GM507: torch's `repeat` (no CPU kernel: fails in every mode on CPU)."""
+
+from mindspore import nn
+
+
+class Tiles(nn.Cell):
+    def construct(self, x):
+        rows = x.repeat(1, 2, 1, 1)
+        more = x.repeat((2, 1, 1, 1, 1))
+        flat = x.reshape(-1).repeat(3)
+        return rows, more, flat
