@@ -49,7 +49,7 @@ def _claim_stdio():
 
 if __name__ == "__main__":
     PROTO_IN, PROTO_OUT = _claim_stdio()
-    STACKS = open(sys.argv[3], "w")  # noqa: SIM115 - faulthandler writes to it until the worker dies
+    STACKS = open(sys.argv[3], "w")  # kept open: faulthandler writes to it until the worker dies
     faulthandler.enable(STACKS)  # a segfault in user code leaves a Python stack
     faulthandler.register(signal.SIGUSR1, STACKS)  # the parent asks where a job hangs before killing it
 
