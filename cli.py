@@ -25,7 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
 app.command("verify")(_verify_command)
 
-err = Console(stderr=True, highlight=False, markup=False)  # messages quote user paths and code
+err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # messages quote user paths and code
 
 Paths = Annotated[list[Path] | None, typer.Argument(help="Files or directories (default: .).", show_default=False)]
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]
@@ -39,6 +39,8 @@ NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write 
 ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
 Format = Annotated[str, typer.Option("--format", help=f"Output format: {', '.join(FORMATS)}.")]
+MaxSize = Annotated[float | None, typer.Option("--max-file-size", help="MB; larger files are reported, not "
+                                               "parsed (default 4).", show_default=False)]  # fmt: skip
 OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the findings here.")]
 
 
@@ -62,6 +64,7 @@ def check(
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
+    max_file_size: MaxSize = None,
     output_format: Format = "text",
     output_file: OutputFile = None,
     quiet: Quiet = False,
@@ -69,8 +72,9 @@ def check(
 ) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
     _check_format(output_format)
-    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, changed_since, quiet,
-                   fix=False)  # fmt: skip
+    current = _run(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
+                   config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since, quiet=quiet,
+                   max_mb=max_file_size)  # fmt: skip
     if add_ignore:
         raise typer.Exit(_add_ignores(current.results, quiet))
     findings = [f for r in current.results for f in r.findings]
@@ -97,6 +101,7 @@ def fix(
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
+    max_file_size: MaxSize = None,
     output_format: Format = "text",
     output_file: OutputFile = None,
     quiet: Quiet = False,
@@ -107,8 +112,9 @@ def fix(
     2 on errors (a file not written counts as an error).
     """
     _check_format(output_format)
-    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, changed_since, quiet,
-                   fix=True)  # fmt: skip
+    current = _run(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
+                   config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since, quiet=quiet,
+                   max_mb=max_file_size)  # fmt: skip
     if interactive:
         from codemods.interactive import review
 
@@ -152,6 +158,7 @@ def report(
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
+    max_file_size: MaxSize = None,
     quiet: Quiet = False,
 ) -> None:
     """Write a self-contained HTML migration report: findings per rule and file, the diffs, verify tables.
@@ -160,7 +167,9 @@ def report(
     """
     from codemods.output.html import render_report
 
-    current = _run(paths, select, ignore, unsafe_fixes, exclude, config, jobs, no_cache, None, quiet, fix=True)
+    current = _run(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
+                   config=config, jobs=jobs, no_cache=no_cache, changed_since=None, quiet=quiet,
+                   max_mb=max_file_size)  # fmt: skip
     verifications = _verifications(current) if verify else []
     html = render_report(current.results, verifications, unsafe=current.unsafe)
     output.write_text(html, encoding="utf-8")
@@ -192,7 +201,8 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
 # -- running ------------------------------------------------------------------------------------
 
 
-def _run(paths, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, quiet, fix) -> Run:
+def _run(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, quiet, max_mb) -> Run:
+    """Merge the config file with the flags, select the files, and check or fix them."""
     paths = paths or [Path(".")]
     try:
         settings = configuration.load(paths, config)
@@ -204,14 +214,15 @@ def _run(paths, select, ignore, unsafe, exclude, config, jobs, no_cache, changed
         raise typer.Exit(2) from exc
     unsafe = settings.unsafe_fixes if unsafe is None else unsafe
     chosen = select_files(paths, settings, tuple(exclude or ()), changed_since)
-    tasks, errors = _tasks(chosen.files, settings, selected, ignored, fix, unsafe)
+    max_bytes = int((settings.max_file_size if max_mb is None else max_mb) * 1e6)
+    tasks, errors = _tasks(chosen.files, settings, selected, ignored, fix, unsafe, max_bytes)
     cache = None if no_cache else Cache(settings.root / ".graphmend_cache")
     results = [FileResult(e.path, error=e) for e in [*chosen.errors, *errors]]
     results += _with_progress(tasks, jobs or os.cpu_count() or 1, cache, quiet)
     return Run(settings, sorted(results, key=lambda r: r.path), unsafe)
 
 
-def _tasks(files, settings, selected, ignored, fix, unsafe) -> tuple[list[Task], list[FileError]]:
+def _tasks(files, settings, selected, ignored, fix, unsafe, max_bytes) -> tuple[list[Task], list[FileError]]:
     tasks, errors = [], []
     for path in files:
         try:
@@ -223,7 +234,7 @@ def _tasks(files, settings, selected, ignored, fix, unsafe) -> tuple[list[Task],
             errors.append(FileError(str(path), f"cannot read: {exc.strerror or exc}"))
             continue
         codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
-        tasks.append(Task(str(path), data, codes, fix, unsafe))
+        tasks.append(Task(str(path), data, codes, fix, unsafe, max_bytes))
     return tasks, errors
 
 

@@ -6,6 +6,7 @@
     unsafe-fixes = false
     exclude = ["third_party/**", "*_pb2.py"]
     per-file-ignores = { "tests/**" = ["GM101"] }
+    max-file-size = 4                # MB; larger files with graph code are reported, not parsed
 
     [[tool.graphmend.verify]]        # what `graphmend fix --verify` proves before it writes
     cell = "models/head.py:Head"
@@ -18,11 +19,12 @@ Command-line flags override the file.
 from __future__ import annotations
 
 import fnmatch
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-KNOWN_KEYS = {"select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "verify"}
+KNOWN_KEYS = {"select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "verify"}
 
 
 class ConfigError(Exception):
@@ -48,6 +50,7 @@ class Settings:
     unsafe_fixes: bool = False
     exclude: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    max_file_size: float = 4.0  # MB
     verify: tuple[VerifyTarget, ...] = ()
 
     def is_excluded(self, path: Path) -> bool:
@@ -59,7 +62,7 @@ class Settings:
                      for code in codes)  # fmt: skip
 
     def _relative(self, path: Path) -> str:
-        absolute = path.resolve()
+        absolute = Path(os.path.realpath(path))  # never raises, even on a symlink loop
         try:
             return absolute.relative_to(self.root).as_posix()
         except ValueError:
@@ -92,6 +95,7 @@ def load(paths: list[Path], explicit: Path | None = None) -> Settings:
         unsafe_fixes=bool(table.get("unsafe-fixes", False)),
         exclude=tuple(_strings(table, "exclude", source)),
         per_file_ignores={glob: tuple(codes) for glob, codes in table.get("per-file-ignores", {}).items()},
+        max_file_size=float(table.get("max-file-size", 4.0)),
         verify=tuple(_verify_target(entry, source) for entry in table.get("verify", [])),
     )
 

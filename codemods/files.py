@@ -5,6 +5,7 @@ Nothing here imports or runs user code: files are read as bytes and parsed by li
 
 from __future__ import annotations
 
+import ast
 import difflib
 import io
 import os
@@ -104,7 +105,7 @@ def select_files(
         if changed is None:
             found.errors.append(FileError(changed_since, "git cannot list the files changed since this revision"))
             changed = set()
-        files = [f for f in files if f.resolve() in changed]
+        files = [f for f in files if real(f) in changed]
     return Discovery(files, found.errors)
 
 
@@ -125,7 +126,7 @@ def _git_ignored(files: list[Path]) -> set[Path]:
     ignored: set[Path] = set()
     by_dir: dict[Path, list[Path]] = {}
     for f in files:
-        by_dir.setdefault(f.resolve().parent, []).append(f)
+        by_dir.setdefault(absolute(f).parent, []).append(f)
     roots: dict[Path, list[Path]] = {}
     for directory, group in by_dir.items():
         # one `git rev-parse` per work tree, not per directory
@@ -136,10 +137,10 @@ def _git_ignored(files: list[Path]) -> set[Path]:
         if top is not None:
             roots.setdefault(top, []).extend(group)
     for root, group in roots.items():
-        listing = "\n".join(str(f.resolve()) for f in group)
+        listing = "\n".join(str(absolute(f)) for f in group)
         out = _git(root, "check-ignore", "--stdin", stdin=listing)
         ignored_paths = {Path(line) for line in (out or "").splitlines()}
-        ignored.update(f for f in group if f.resolve() in ignored_paths)
+        ignored.update(f for f in group if absolute(f) in ignored_paths)
     return ignored
 
 
@@ -150,11 +151,20 @@ def _git_changed(revision: str, cwd: Path) -> set[Path] | None:
     if top is None or diff is None or untracked is None:
         return None
     root = Path(top.strip())
-    return {(root / name).resolve() for name in (diff + untracked).splitlines() if name}
+    return {real(root / name) for name in (diff + untracked).splitlines() if name}
+
+
+def real(path: Path) -> Path:
+    """The path with symlinks resolved; a symlink loop stays as it is instead of raising."""
+    return Path(os.path.realpath(path))
+
+
+def absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
 
 
 def _add(found: Discovery, seen: set[Path], path: Path) -> None:
-    key = path.resolve() if path.exists() else path
+    key = real(path)
     if key not in seen:
         seen.add(key)
         found.files.append(path)
@@ -184,6 +194,11 @@ def process(path: Path, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = F
 def process_source(
     shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False
 ) -> FileResult:
+    # CPython's parser first: it is fast, its messages are the ones users know, and it refuses code
+    # nested too deeply before libcst's parser would spend minutes on it
+    error = syntax_error(shown, data)
+    if error is not None:
+        return FileResult(shown, original=data, error=error)
     try:
         if not fix:
             findings = tuple(engine.check(data, shown, rules))
@@ -192,7 +207,12 @@ def process_source(
     except cst.ParserSyntaxError as exc:
         return FileResult(shown, original=data, error=FileError(shown, f"cannot parse: {exc.message}",
                                                                 exc.raw_line, exc.raw_column + 1))
-    except (UnicodeDecodeError, LookupError) as exc:  # LookupError: an unknown coding cookie
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        message = f"cannot decode: byte {data[exc.start:exc.start + 1]!r} is not {exc.encoding}; " \
+                  "declare the file's encoding with a coding cookie (# -*- coding: gbk -*-)"  # fmt: skip
+        return FileResult(shown, original=data, error=FileError(shown, message, line))
+    except LookupError as exc:  # an unknown coding cookie
         return FileResult(shown, original=data, error=FileError(shown, f"cannot decode: {exc}"))
     except RecursionError:
         return FileResult(shown, original=data, error=FileError(shown, "too deeply nested for the parser"))
@@ -200,6 +220,21 @@ def process_source(
         return FileResult(shown, original=data, error=FileError(shown, str(exc)))
     output = result.output if isinstance(result.output, bytes) else result.output.encode()
     return FileResult(shown, result.remaining, result.applied, data, output, encoding=_encoding(data))
+
+
+def syntax_error(path: str, data: bytes) -> FileError | None:
+    """Why CPython would not compile `data`, or None."""
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        text = (exc.text or "").strip()
+        detail = f" ({text[:60]}{'…' if len(text) > 60 else ''})" if text else ""
+        return FileError(path, f"cannot parse: {exc.msg}{detail}", exc.lineno, exc.offset)
+    except (ValueError, MemoryError) as exc:
+        return FileError(path, f"cannot parse: {exc}")
+    except RecursionError:
+        return FileError(path, "cannot parse: nested too deeply for Python's compiler")
+    return None
 
 
 def _encoding(data: bytes) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import base64
 import dataclasses
 import hashlib
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import codemods
-from codemods.files import FileError, FileResult, process_source
+from codemods.files import FileError, FileResult, process_source, syntax_error
 from codemods.rule import Finding
 from codemods.rules import select_rules
 
@@ -30,6 +29,7 @@ class Task:
     codes: tuple[str, ...]  # rule codes to run on this file
     fix: bool
     unsafe: bool
+    max_bytes: int = 4_000_000  # larger files with graph code are not given to libcst
 
 
 def may_have_graph_code(data: bytes) -> bool:
@@ -40,17 +40,12 @@ def run_task(task: Task) -> FileResult:
     if not may_have_graph_code(task.data):
         # no libcst for this file; CPython's own parser still reports what would not parse
         return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
+    if len(task.data) > task.max_bytes:
+        # libcst needs about 400 bytes of memory per byte of source and minutes for 20 MB
+        message = f"not checked: {len(task.data) / 1e6:.1f} MB is over the {task.max_bytes / 1e6:g} MB limit " \
+                  "(--max-file-size raises it; generated files are better excluded)"  # fmt: skip
+        return FileResult(task.path, original=task.data, error=FileError(task.path, message))
     return process_source(task.path, task.data, select_rules(task.codes), task.fix, task.unsafe)
-
-
-def syntax_error(path: str, data: bytes) -> FileError | None:
-    try:
-        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as exc:
-        return FileError(path, f"cannot parse: {exc.msg}", exc.lineno, exc.offset)
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return FileError(path, f"cannot parse: {exc}")
-    return None
 
 
 def run(
