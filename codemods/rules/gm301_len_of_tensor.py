@@ -1,0 +1,69 @@
+import libcst as cst
+
+from codemods.rule import Rule
+from codemods.rules._tensor_facts import Facts
+
+
+class LenOfTensor(Rule):
+    """`len(t)` on a tensor in graph code → `t.shape[0]`.
+
+    What it does:
+        Finds `len(x)` inside `construct` (and other graph code) where `x` is a tensor and rewrites it to
+        `x.shape[0]`. `len` of a list, tuple, dict, string, of `self.layers` (a CellList), of `x.shape`,
+        or of anything graphmend cannot tell is a tensor is left alone: a parameter counts as a tensor
+        only when it is annotated `Tensor` or used as only a tensor can be (`x.view(...)`, `x[:, 0]`,
+        `self.conv(x)`), because detection heads take lists of feature maps (see `_tensor_facts`).
+
+    Why it breaks graph mode:
+        With a dynamic batch, `len(x)` is not a compile-time int: used as a shape it gives garbage.
+        `n = len(x); x.view(n, -1)` fails with "For primitive[Reshape], the accumulate of x_shape must be
+        equal to out_shape" (CATALOG.md, added cases), while `n = x.shape[0]` works in every
+        configuration. Seed article 002 names `len()` on tensors as an export pitfall.
+
+    Example:
+        n = len(x)
+        logits = self.head(feats.view(n, -1))
+        # becomes
+        n = x.shape[0]
+        logits = self.head(feats.view(n, -1))
+
+    Fix safety:
+        Safe: for a tensor, `len(x)` and `x.shape[0]` are the same int (both fail on a 0-d tensor).
+    """
+
+    CODE = "GM301"
+    NAME = "len-of-tensor"
+    BREAKS = "dynamic (len of a dynamic batch used as a shape), dynamic export"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.facts = Facts(ctx)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.facts.is_len_call(node):
+            return
+        tensor = node.args[0].value
+        if not self.facts.is_tensor(tensor):
+            return
+        receiver = (
+            tensor
+            if _binds_tightly(tensor)
+            else tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        )
+        replacement = cst.Subscript(
+            value=cst.Attribute(value=receiver, attr=cst.Name("shape")),
+            slice=[cst.SubscriptElement(cst.Index(cst.Integer("0")))],
+            lpar=node.lpar,
+            rpar=node.rpar,
+        )
+        message = (
+            f"`{self.ctx.code(node)}` in {self.ctx.where()} takes the batch size of a tensor: with a dynamic "
+            f"batch it is not a compile-time int and, used as a shape, gives garbage; use "
+            f"`{self.ctx.code(replacement)}`"
+        )
+        self.report(node, message, replacement, "safe")
+
+
+def _binds_tightly(node: cst.BaseExpression) -> bool:
+    """`x`, `self.x`, `f(x)`, `x[0]`, `(a + b)`: `.shape` can follow without parentheses."""
+    return bool(node.lpar) or isinstance(node, cst.Name | cst.Attribute | cst.Call | cst.Subscript)

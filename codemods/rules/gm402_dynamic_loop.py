@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from codemods.rule import Rule
+from codemods.rules._tensor_facts import Dim, Facts
+
+_ITERATORS = ("enumerate", "zip", "reversed")
+
+
+class DynamicLoop(Rule):
+    """Loops and comprehensions whose trip count is a tensor's dimension (report only).
+
+    What it does:
+        Reports `for`, `while` and comprehensions in graph code that run once per element of a tensor
+        dimension: `for i in range(x.shape[0])`, `range(len(x))` with `x` a tensor, `[f(r) for r in x]`
+        (iterating a tensor walks dimension 0), `enumerate(x)`/`zip(x, y)`, `ops.unstack(x, axis=k)`,
+        names unpacked from `x.shape`, and `while i < x.shape[1]`. Loops over `range(self.num_layers)`,
+        Python lists, `self.layers` (a CellList) or `x.shape` itself (its length is the rank, a
+        constant) are not reported.
+
+        Every dimension is reported, not only the batch: dimension 0 (and iteration over a tensor) with
+        "fails with a dynamic batch"; any other dimension with a softer message, because it fails only
+        when that dimension is dynamic, and graphmend cannot know which ones are.
+
+    Why it breaks graph mode:
+        GRAPH_MODE unrolls a Python loop at compile time, so its trip count must be a constant. With a
+        dynamic batch, `ops.stack([x[i] * (i + 1) for i in range(x.shape[0])])` fails ("'TensorType'
+        object is not subscriptable") in LAX, STRICT and export (CATALOG.md G). A loop over a static
+        dimension compiles, but a MindIR exported with a dynamic batch silently returned the batch size
+        of its first call (batch 3 in, batch 2 out). Seed article 002 names such loops as the export
+        pitfall that cost an afternoon.
+
+    Example:
+        out = ops.stack([x[i] * (i + 1) for i in range(x.shape[0])])
+        # vectorize by hand:
+        out = x * ops.arange(1, x.shape[0] + 1, dtype=x.dtype).reshape(-1, 1, 1, 1)
+
+    Fix safety:
+        No fix: there is no mechanical vectorization. The message says which dimension the loop walks.
+    """
+
+    CODE = "GM402"
+    NAME = "dynamic-loop"
+    BREAKS = "dynamic (loops over the batch), dynamic export (any shape-bounded loop)"
+    FIX = "none"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.facts = Facts(ctx)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._check(node.iter, "`for` loop", self._iteration_dims(node.iter))
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._check(node.iter, "comprehension", self._iteration_dims(node.iter))
+
+    def visit_While(self, node: cst.While) -> None:
+        if not self.facts.depends_on_tensor(node.test):  # a tensor value: GM401's
+            self._check(node.test, "`while` loop", self.facts.dims(node.test))
+
+    def _check(self, node: cst.BaseExpression, kind: str, dims: list[Dim]) -> None:
+        if not dims:
+            return
+        spelled = " ".join(self.ctx.code(node).split())
+        head = f"{kind} {'on' if kind.startswith('`while`') else 'over'} `{spelled}` in {self.ctx.where()}"
+        dim = next((d for d in dims if d.index == 0), dims[0])
+        if dim.index == 0:
+            which = f"dimension 0 of `{dim.tensor}` (the batch, for a batched tensor)"
+            fails = "it fails with a dynamic batch"
+        else:
+            which = f"{_dimension(dim)} of `{dim.tensor}`"
+            fails = (
+                "it fails if that dimension is dynamic, and a MindIR exported with a dynamic batch can "
+                "silently keep its first batch size"
+            )
+        message = (
+            f"{head} has a trip count set by {which}: graph mode fixes it at compile time, so {fails}; "
+            f"vectorize it (one op over the whole dimension)"
+        )
+        self.report(node, message)
+
+    def _iteration_dims(self, iterable: cst.BaseExpression) -> list[Dim]:
+        facts = self.facts
+        if isinstance(iterable, cst.Call):
+            func = iterable.func
+            args = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            if facts.is_builtin(func, ("range",)):
+                return [d for a in args for d in facts.dims(a)]
+            if facts.is_builtin(func, _ITERATORS):
+                return [d for a in args for d in self._iteration_dims(a)]
+            unstacked = self._unstacked(iterable, args)
+            if unstacked is not None:
+                return [unstacked]
+        if facts.is_tensor(iterable):
+            return [Dim(self.ctx.code(iterable), 0)]
+        return []
+
+    def _unstacked(self, call: cst.Call, args: list[cst.BaseExpression]) -> Dim | None:
+        """`ops.unstack(x, axis=k)` / `ops.unbind(x, k)`: a tuple as long as dimension k of `x`."""
+        if self.facts.op_name(call.func) not in ("unstack", "unbind") or not args:
+            return None
+        if not self.facts.is_tensor(args[0]):
+            return None
+        axis = (
+            args[1]
+            if len(args) > 1
+            else next(
+                (a.value for a in call.args if a.keyword is not None and a.keyword.value in ("axis", "dim")),
+                None,
+            )
+        )
+        if axis is None:
+            return Dim(self.ctx.code(args[0]), 0)
+        return Dim(self.ctx.code(args[0]), int(axis.value) if isinstance(axis, cst.Integer) else None)
+
+
+def _dimension(dim: Dim) -> str:
+    if dim.index is None:
+        return "a dimension"
+    if dim.index < 0:
+        return f"dimension {dim.index} (from the end)"
+    return f"dimension {dim.index}"
