@@ -124,7 +124,9 @@ def test_report_is_written_and_a_file_that_does_not_parse_exits_2(written: Writt
     (row,) = errors.find_all("tr")
     assert row.attrs["data-path"].endswith("broken.py")
     assert "cannot parse" in row.text()
-    assert "return x" in row.text()  # the line the parser stopped at
+    assert "'(' was never closed" in row.text()  # CPython's own message
+    assert "broken.py:4:14" in row.text()
+    assert row.text().count("def construct(self, x:") >= 1  # the source line it blames
     assert total(page, "errors") == 1
 
 
