@@ -88,7 +88,7 @@ def test_the_fix_passes_every_check_with_the_numbers_of_pynative(reports, case):
         ("size", "'int' object is not callable"),
         ("dim", "softmax() got an unexpected keyword argument 'dim'"),
         ("repeat", "'repeat' is not supported on this device."),
-        ("device", "'Tensor' object has no attribute 'cpu'"),
+        ("device", "Failed to convert the value \"cuda\" of input 'device' of 'to' to enum."),
         ("max_values", "'tuple' object has no attribute 'expand_dims'"),
     ],
 )

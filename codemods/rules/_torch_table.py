@@ -458,7 +458,24 @@ def sizes(node: cst.Call, receivers: Receivers) -> tuple[cst.BaseExpression | No
     bound = receivers.values_of(only) if isinstance(only, cst.Name) else []
     if is_shape_like(only) or bound and all(is_shape_like(v) for v in bound):
         return only, ""
-    number = only.expression if isinstance(only, cst.UnaryOperation) else only
-    if isinstance(number, cst.Integer):
+    if is_int(only):
         return as_tuple([only]), ""
     return None, f"`{receivers.ctx.code(only)}` may be one int or a sequence of them"
+
+
+def is_int(node: cst.BaseExpression) -> bool:
+    """An int literal, `len(...)`, `int(...)`, `t.item()`: one Python int, never a sequence."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    if isinstance(node, cst.Integer):
+        return True
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    return (
+        isinstance(func, cst.Name)
+        and func.value in ("len", "int")
+        or isinstance(func, cst.Attribute)
+        and func.attr.value == "item"
+        and not node.args
+    )

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.names import mindspore_dtype_name
 from codemods.rule import Rule
 from codemods.rules._torch_table import TORCH_DTYPES, Receivers, method_call, torch_name
 
@@ -21,9 +20,12 @@ class DeviceMove(Rule):
         (a string, `device`, `*.device` / a MindSpore dtype, `dtype`, `*.dtype`) is reported.
 
     Why it breaks graph mode:
-        MindSpore places tensors by context, not per tensor. `Tensor.to` with a device runs in
-        PyNative but fails in GRAPH_MODE (LAX, STRICT, dynamic), and `Tensor` has no `cuda`/`cpu`
+        MindSpore places tensors by context, not per tensor. `Tensor.to` with a device fails in
+        GRAPH_MODE (LAX, STRICT, dynamic); torch's device names fail in PyNative too ("Failed to
+        convert the value "cuda" of input 'device' of 'to' to enum"), and `Tensor` has no `cuda`/`cpu`
         methods at all ("'Tensor' object has no attribute 'cpu'", in every mode; measured).
+        MindSpore's own `x.to("CPU")` is a real PyNative move: it is reported, not dropped, and left
+        alone inside an `if ...pynative...:` branch (mindformers keeps one beside `ops.move_to`).
 
     Example:
         loss = loss_fct(logits, labels.to(logits.device))
@@ -31,13 +33,13 @@ class DeviceMove(Rule):
         loss = loss_fct(logits, labels)
 
     Fix safety:
-        Safe: PyNative's `.to(device)` returns the same values, and the graph has no devices to move
-        between. Arguments that cannot be told apart are reported without a fix.
+        Safe: a device move returns the same values, and the graph has no devices to move between.
+        Arguments that cannot be told apart, and MindSpore device names, are reported without a fix.
     """
 
     CODE = "GM508"
     NAME = "device-move"
-    BREAKS = "GRAPH, STRICT, dynamic, export (`.cuda()`/`.cpu()`: PyNative too)"
+    BREAKS = 'GRAPH, STRICT, dynamic, export (`.cuda()`, `.cpu()`, `.to("cuda")`: PyNative too)'
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -45,7 +47,7 @@ class DeviceMove(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "to", "cuda", "cpu")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.receivers.may_be_tensor(receiver) or self._pynative_only(node):
             return
         method = node.func.attr.value  # type: ignore[attr-defined]
         where = f"`{self.ctx.code(node)}` in {self.ctx.where()}"
@@ -61,6 +63,13 @@ class DeviceMove(Rule):
                 node,
                 f"{where}: the argument is not a tensor; if it is a device, drop the call (it fails in "
                 "GRAPH_MODE); a dtype (`.to(ms.float16)`) runs in every mode",
+            )
+            return
+        if _mindspore_device(device.value):
+            self.report(
+                node,
+                f"{where}: MindSpore's `Tensor.to(device)` runs in PyNative only (it fails in GRAPH_MODE); "
+                "in graph code move it with `ops.move_to` (Ascend) or drop it",
             )
             return
         kept = [a for a in node.args if a is not device]
@@ -91,6 +100,19 @@ class DeviceMove(Rule):
         )
         return "unknown" if in_doubt else None
 
+    def _pynative_only(self, node: cst.CSTNode) -> bool:
+        """Inside `if ...pynative...:` (mindformers moves tensors there, and `ops.move_to` in graph mode)."""
+        child, parent = node, self.ctx.parents.get(node)
+        while parent is not None and parent is not self.ctx.current.node:  # type: ignore[union-attr]
+            if (
+                isinstance(parent, cst.If)
+                and child is parent.body
+                and "pynative" in self.ctx.code(parent.test).lower()
+            ):
+                return True
+            child, parent = parent, self.ctx.parents.get(parent)
+        return False
+
     def _kind(self, value: cst.BaseExpression) -> str | None:
         """DEVICE, DTYPE, or None (cannot tell) from how the argument looks."""
         if isinstance(value, cst.SimpleString | cst.FormattedString | cst.ConcatenatedString):
@@ -98,8 +120,11 @@ class DeviceMove(Rule):
         if isinstance(value, cst.BinaryOperation):
             strings = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
             return DEVICE if isinstance(value.left, strings) or isinstance(value.right, strings) else None
-        if mindspore_dtype_name(self.ctx.qualified, value) or torch_name(self.ctx, value) in TORCH_DTYPES:
-            return DTYPE
+        if (
+            any(n.startswith("mindspore.") for n in self.ctx.names(value))
+            or torch_name(self.ctx, value) in TORCH_DTYPES
+        ):
+            return DTYPE  # `ms.float16`, `mindspore.long`: MindSpore has no device objects
         if isinstance(value, cst.Call):
             if torch_name(self.ctx, value.func) == "torch.device":
                 return DEVICE
@@ -117,3 +142,10 @@ def _label(value: cst.BaseExpression) -> str:
     if isinstance(value, cst.Attribute):
         return value.attr.value
     return value.value if isinstance(value, cst.Name) else ""
+
+
+def _mindspore_device(value: cst.BaseExpression) -> bool:
+    """ "CPU", "GPU", "Ascend" (MindSpore's spelling, maybe with ":n"): a deliberate MindSpore placement."""
+    if not isinstance(value, cst.SimpleString):
+        return False
+    return str(value.evaluated_value).split(":")[0] in ("CPU", "GPU", "Ascend")

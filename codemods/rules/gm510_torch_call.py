@@ -9,6 +9,7 @@ from codemods.rules._torch_table import (
     TorchOp,
     arg,
     as_tuple,
+    is_int,
     is_shape_like,
     torch_name,
 )
@@ -128,8 +129,7 @@ def _size(positional: list[cst.Arg]) -> tuple[cst.Arg | None, str]:
     only = positional[0].value
     if is_shape_like(only):
         return positional[0], ""
-    number = only.expression if isinstance(only, cst.UnaryOperation) else only
-    if isinstance(number, cst.Integer):
+    if is_int(only):
         return cst.Arg(as_tuple([only])), ""
     return None, "the size may be one int or a sequence"
 

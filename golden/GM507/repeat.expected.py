@@ -10,3 +10,8 @@ class Prenet(nn.Cell):
         flat = ops.tile(coords.reshape(-1), (3,))
         same_shape = ops.tile(coords, coords.shape)
         return all_masks, pos, sizes, flat, same_shape
+
+
+class Glm4vEmbeddings(nn.Cell):
+    def construct(self, image_shapes, lengths, i):
+        return ops.tile(image_shapes[i, 1], (lengths[i].item(),)), ops.tile(image_shapes[i, 2], (len(lengths),))

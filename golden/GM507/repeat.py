@@ -10,3 +10,8 @@ class Prenet(nn.Cell):
         flat = coords.reshape(-1).repeat(3)
         same_shape = coords.repeat(coords.shape)
         return all_masks, pos, sizes, flat, same_shape
+
+
+class Glm4vEmbeddings(nn.Cell):
+    def construct(self, image_shapes, lengths, i):
+        return image_shapes[i, 1].repeat(lengths[i].item()), image_shapes[i, 2].repeat(len(lengths))

@@ -12,4 +12,4 @@ class Head(nn.Cell):
     def construct(self, x):
         labels = (x > 0).to(x.device, ms.int32)
         moved = x.to(self.device)
-        return labels, moved.to("CPU") * 2, (x + 1).cpu()
+        return labels, moved.to("cuda") * 2, (x + 1).cpu()
