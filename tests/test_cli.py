@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import signal
 import shutil
@@ -354,3 +355,66 @@ def test_the_bundled_examples_are_found_and_fixed(tmp_path: Path) -> None:
     done = gm("check", "examples", "--select", "GM101,GM201", cwd=tmp_path)
     assert "examples/qformer_mask.py:27:20: GM101" in done.stdout
     assert "examples/batch_renorm.py:22:9: GM201" in done.stdout
+
+
+# -- progress and cache ---------------------------------------------------------------------------
+
+
+def _on_a_terminal(project: Path, *args: str) -> str:
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(project)
+        os.environ.update({"COLUMNS": "120"})
+        os.execv(GRAPHMEND, [GRAPHMEND, *args])
+    output = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 60)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.waitpid(pid, 0)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))  # without colors
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    for i in range(30):
+        (tmp_path / f"m{i:02}.py").write_text(HOSTILE)
+    screen = _on_a_terminal(tmp_path, "check", ".", "--no-cache", "--jobs", "1")
+    assert "graphmend" in screen and "/30 files" in screen  # the bar with its file count
+    assert "/30 files" not in _on_a_terminal(tmp_path, "check", ".", "--no-cache", "--quiet")
+    piped = gm("check", ".", "--no-cache", cwd=tmp_path)
+    assert "/30 files" not in piped.stderr and "/30 files" not in piped.stdout
+
+
+def test_cache_reuses_results_and_follows_content_and_rule_selection(project: Path) -> None:
+    cold = gm("check", "pkg", cwd=project)
+    cache = project / ".graphmend_cache"
+    entries = sorted(cache.rglob("*.json"))
+    assert len(entries) == 2  # one per file
+    assert (cache / "CACHEDIR.TAG").exists()
+    stamps = [p.stat().st_mtime_ns for p in entries]
+    warm = gm("check", "pkg", cwd=project)
+    assert warm.stdout == cold.stdout
+    assert [p.stat().st_mtime_ns for p in entries] == stamps  # read, not rewritten
+    # a cached result is never trusted over the file: edit it and the finding goes away
+    (project / "pkg" / "head.py").write_text(FIXED)
+    assert gm("check", "pkg", cwd=project).returncode == 0
+    # another rule selection is another key
+    (project / "pkg" / "head.py").write_text(HOSTILE)
+    assert "GM201" not in gm("check", "pkg", "--select", "GM101", cwd=project).stdout
+    assert "GM201" in gm("check", "pkg", cwd=project).stdout
+    # a corrupt entry is ignored, not trusted
+    for entry in cache.rglob("*.json"):
+        entry.write_text("{not json")
+    assert gm("check", "pkg", cwd=project).stdout == cold.stdout
+    # --no-cache neither reads nor writes
+    shutil.rmtree(cache)
+    gm("check", "pkg", "--no-cache", cwd=project)
+    assert not cache.exists()
