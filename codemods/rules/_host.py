@@ -41,7 +41,8 @@ class Values:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
-        self._visiting: set[int] = set()  # names being resolved (a = a + 1 refers to itself)
+        self._names: dict[tuple[int, str], bool] = {}  # (scope, name) → every binding is a tensor
+        self._resolving: set[tuple[int, str]] = set()
 
     # -- tensors ------------------------------------------------------------------------------------
 
@@ -100,16 +101,23 @@ class Values:
 
     def _name_is_tensor(self, name: cst.Name) -> bool:
         scope = self.ctx.scopes.get(name)
-        if scope is None or id(name) in self._visiting:
+        if scope is None:
             return False
+        key = (id(scope), name.value)
+        if key in self._names:
+            return self._names[key]
+        if key in self._resolving:
+            return True  # `x = x + 1`: a tensor if its other bindings are; settled by the outer call
+        self._resolving.add(key)
+        known = set(self._names)
         assignments = list(scope[name.value])
-        if not assignments:
-            return False
-        self._visiting.add(id(name))
-        try:
-            return all(self._binding_is_tensor(a) for a in assignments)
-        finally:
-            self._visiting.discard(id(name))
+        result = bool(assignments) and all(self._binding_is_tensor(a) for a in assignments)
+        self._resolving.discard(key)
+        if not result:  # answers given meanwhile assumed `name` was a tensor
+            for stale in set(self._names) - known:
+                del self._names[stale]
+        self._names[key] = result
+        return result
 
     def _binding_is_tensor(self, assignment) -> bool:
         if not isinstance(assignment, Assignment):

@@ -34,8 +34,8 @@ class PythonListOfCells(Rule):
         Safe: the same Cells compute the same numbers; indexing, iteration, `len`, `append` and slicing
         work on a CellList too. Parameters gain the attribute's prefix (`layers.0.weight`), which is what
         a checkpoint of a working model has. Lists whose elements are not all Cell constructions, lists
-        the class also registers by hand (`insert_child_to_cell`, `setattr`), and lists combined with `+`
-        are left alone.
+        the class also registers by hand (`insert_child_to_cell`, `setattr`) or wraps later itself
+        (`self.blocks = nn.CellList(self.blocks)`), and lists combined with `+` are left alone.
     """
 
     CODE = "GM203"
@@ -103,10 +103,12 @@ def _elements(value: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _used_as_plain_list(cls: cst.ClassDef, attr: str) -> bool:
-    """The class registers Cells by hand (the list may alias them), or combines the list with `+`."""
+    """The class registers Cells by hand (the list may alias them), sets the attribute again, or `+`s it."""
     if m.findall(cls, m.Call(func=m.OneOf(*(m.Attribute(attr=m.Name(n)) | m.Name(n) for n in _REGISTERS)))):
         return True
     self_attr = m.Attribute(value=m.Name("self"), attr=m.Name(attr))
+    if len(m.findall(cls, m.AssignTarget(target=self_attr))) > 1:
+        return True  # set again later, e.g. `self.blocks = nn.CellList(self.blocks)` (mindcv's MobileViT)
     return bool(m.findall(cls, m.BinaryOperation(left=self_attr) | m.BinaryOperation(right=self_attr)))
 
 

@@ -47,3 +47,18 @@ class Combined(nn.Cell):
 class NotACell:
     def __init__(self):
         self.layers = [nn.Dense(4, 4), nn.Dense(4, 4)]
+
+
+class WrappedLater(nn.Cell):
+    """mindcv's MobileViTBlock: the list is completed, then wrapped by the class itself."""
+
+    def __init__(self, dim=4, depth=2):
+        super().__init__()
+        self.global_rep = [nn.Dense(dim, dim) for _ in range(depth)]
+        self.global_rep.append(nn.LayerNorm((dim,)))
+        self.global_rep = nn.CellList(self.global_rep)
+
+    def construct(self, x):
+        for layer in self.global_rep:
+            x = layer(x)
+        return x
