@@ -30,8 +30,12 @@ err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # mes
 Paths = Annotated[list[Path] | None, typer.Argument(help="Files or directories (default: .).", show_default=False)]
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]
 Ignore = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to skip.")]
-Unsafe = Annotated[bool | None, typer.Option("--unsafe-fixes/--no-unsafe-fixes",
-                                             help="Also apply fixes that may change semantics.", show_default=False)]  # fmt: skip
+Unsafe = Annotated[
+    bool | None,
+    typer.Option(
+        "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change semantics.", show_default=False
+    ),
+]
 Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")]
 ConfigFile = Annotated[Path | None, typer.Option("--config", help="pyproject.toml to read [tool.graphmend] from.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: every core; 1 = in-process).")]

@@ -8,8 +8,8 @@ import os
 import pty
 import re
 import select
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap

@@ -14,7 +14,8 @@ def _discover() -> dict[str, type[Rule]]:
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule and value.__module__ == module.__name__:
+            is_rule = isinstance(value, type) and issubclass(value, Rule) and value is not Rule
+            if is_rule and value.__module__ == module.__name__:
                 if value.CODE in rules:
                     raise RuntimeError(f"rule code {value.CODE} is defined twice")
                 rules[value.CODE] = value

@@ -108,7 +108,7 @@ class NumpyConstructor(Rule):
             values["dtype"], dtype_import = dtype.expression(self.ctx)
             imports.append(dtype_import)
         template = _template(ctor, dtype)
-        used = {key: value for key, value in values.items() if "{%s}" % key in template}
+        used = {key: value for key, value in values.items() if "{" + key + "}" in template}
         return (parse_template_expression(template, **used), tuple(imports)), None
 
 
@@ -151,14 +151,14 @@ def _template(ctor: _Constructor, dtype: _DType | None) -> str:
     if name == "eye":
         return "{func}({N}, {M}, {dtype})" if "M" in a else "{func}({N}, {N}, {dtype})"
     if name == "arange":
-        bounds = ", ".join("{%s}" % k for k in ("start", "stop", "step") if k in a)
-        return "{func}(%s, dtype={dtype})" % bounds
+        bounds = ", ".join("{" + k + "}" for k in ("start", "stop", "step") if k in a)
+        return "{func}(" + bounds + ", dtype={dtype})"
     if name == "linspace":
         # ops.linspace always returns float32; cast only when numpy's dtype was another one
         base = "{func}({start}, {stop}, {num})"
         return base if dtype is not None and dtype.name == "float32" else base + ".astype({dtype})"
     fill = ", {fill_value}" if name == "full_like" else ""
-    return "{func}({a}%s)" % fill if dtype is None else "{func}({a}%s, dtype={dtype})" % fill
+    return "{func}({a}" + fill + (")" if dtype is None else ", dtype={dtype})")
 
 
 @dataclass(frozen=True)
