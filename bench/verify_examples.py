@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from codemods import fix_source  # noqa: E402
-from codemods.verify import verify  # noqa: E402
+from codemods.verify import Report, verify  # noqa: E402
 
 EXAMPLES = [
     ("examples/qformer_mask.py", "ImageTextHead", ["float32[B,5,16]"]),
@@ -28,18 +28,24 @@ EXAMPLES = [
 ]
 
 
-def main() -> None:
+def verify_examples() -> list[tuple[str, Report]]:
+    """Each example Cell with its verify report (timings in `report.timings`)."""
     os.chdir(REPO)
-    print(f"{'cell':<16} {'wall s':>7} {'import s':>9} {'compile s':>10} {'workers':>8}  after")
-    totals = [0.0, 0.0, 0.0]
-    started = time.perf_counter()
+    reports = []
     for path, cell, inputs in EXAMPLES:
         source = Path(path).read_text(encoding="utf-8")
-        report = verify(Path(path), fix_source(source, path=path).output, cell, {}, inputs)
+        reports.append((cell, verify(Path(path), fix_source(source, path=path).output, cell, {}, inputs)))
+    return reports
+
+
+def main() -> None:
+    started = time.perf_counter()
+    reports = verify_examples()
+    print(f"{'cell':<16} {'wall s':>7} {'import s':>9} {'compile s':>10} {'workers':>8}  after")
+    totals = [0.0, 0.0, 0.0]
+    for cell, report in reports:
         t = report.timings
-        after = ", ".join(
-            f"{v.check} {'ok' if v.passed else 'FAIL'}" for v in report.verdicts if v.version == "after"
-        )
+        after = ", ".join(f"{v.check} {'ok' if v.passed else 'FAIL'}" for v in report.verdicts if v.version == "after")
         numbers = f"{t.wall_s:>7.1f} {sum(t.import_s):>9.1f} {t.compile_s:>10.1f} {t.workers:>8}"
         print(f"{cell:<16} {numbers}  {after}")
         totals = [totals[0] + t.wall_s, totals[1] + sum(t.import_s), totals[2] + t.compile_s]
