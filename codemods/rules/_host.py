@@ -16,6 +16,7 @@ a rule that does not know leaves the code alone.
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import Assignment, FunctionScope
 
 from codemods.rule import FileContext
@@ -138,8 +139,19 @@ class Values:
         function = scope.node if isinstance(scope, FunctionScope) else None
         is_construct = isinstance(function, cst.FunctionDef) and function.name.value == "construct"
         params = function.params.params if is_construct else ()
-        # the Cell's inputs: construct's positional parameters without a default, after self
-        return param.default is None and any(p is param for p in params[1:])
+        # the Cell's inputs: construct's positional parameters without a default, after self,
+        # unless the code checks their type (`if not ops.is_tensor(timestep): timestep = ms.tensor([timestep])`)
+        is_input = param.default is None and any(p is param for p in params[1:])
+        return is_input and not self._type_checked(function, param.name.value)  # type: ignore[arg-type]
+
+    def _type_checked(self, function: cst.FunctionDef, name: str) -> bool:
+        for call in m.findall(function, m.Call(args=[m.Arg(m.Name(name)), m.ZeroOrMore()])):
+            func = call.func  # type: ignore[attr-defined]
+            if isinstance(func, cst.Name) and func.value == "isinstance":
+                return True
+            if self.ctx.names(func) & {"mindspore.ops.is_tensor", "mindspore.ops.isinstance_"}:
+                return True
+        return False
 
     # -- shapes -------------------------------------------------------------------------------------
 

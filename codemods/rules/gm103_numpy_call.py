@@ -101,7 +101,10 @@ class NumpyCall(Rule):
                 return None
             if self.values.is_tensor(node):
                 return node
-        for child in node.children:
+        if isinstance(node, cst.Attribute):
+            return None  # `x.dtype`, `x.ndim`: metadata of a tensor, not the tensor
+        children = node.args if isinstance(node, cst.Call) else node.children  # `x.numel()` is an int
+        for child in children:
             found = self._find_tensor(child)
             if found is not None:
                 return found

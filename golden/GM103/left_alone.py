@@ -24,3 +24,10 @@ class Scaled(nn.Cell):
 def _compute_mask_indices(shape, mask_prob):
     batch_size, sequence_length = shape
     return numpy.zeros((batch_size, sequence_length), dtype=bool), numpy.sum(mask_prob)
+
+
+class Cosmos(nn.Cell):
+    """mindone's CosmosLearnablePositionalEmbed: numpy on element counts, which are Python ints."""
+
+    def construct(self, emb, norm):
+        return emb / numpy.sqrt(norm.numel() / emb.numel()), numpy.float32(emb.dtype == norm.dtype)
