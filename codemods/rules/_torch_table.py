@@ -228,6 +228,7 @@ class Receivers:
         self.ctx = ctx
         self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
         self._class_names: set[str] | None = None
+        self._targets: dict[int, dict[int, cst.BaseExpression]] = {}
 
     def may_be_tensor(self, node: cst.BaseExpression, depth: int = 0) -> bool:
         """False when `node` is known not to be a tensor; True otherwise."""
@@ -282,9 +283,7 @@ class Receivers:
 
     def _stores_tensor(self, value: cst.BaseExpression, depth: int) -> bool:
         """What `self.attr = value` stores could be a tensor (a Cell, a literal or a container is not)."""
-        if isinstance(value, cst.Call) and any(
-            n.startswith("mindspore.nn.") for n in self.ctx.names(value.func)
-        ):
+        if isinstance(value, cst.Call) and any(n.startswith("mindspore.nn.") for n in self.ctx.names(value.func)):
             return False
         if isinstance(value, cst.Name) and value.value not in ("None", "True", "False"):
             return True  # an __init__ argument: could be anything
@@ -311,19 +310,14 @@ class Receivers:
 
     def _assigned_value(self, target: cst.CSTNode | None) -> cst.BaseExpression | None:
         """`x` in `x = value` / `x: T = value` / `for x in range(…)` → the value (range → a Python int)."""
-        if not isinstance(target, cst.Name):
+        function = self.ctx.current.node if self.ctx.current else None
+        if function is None or not isinstance(target, cst.Name):
             return None
-        parent = self.ctx.parents.get(target)
-        if isinstance(parent, cst.AssignTarget):
-            assign = self.ctx.parents.get(parent)
-            return assign.value if isinstance(assign, cst.Assign) else None
-        if isinstance(parent, cst.AnnAssign) and parent.target is target:
-            return parent.value
-        if isinstance(parent, cst.For | cst.CompFor) and parent.target is target:
-            it = parent.iter
-            is_range = isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
-            return cst.Integer("0") if is_range else None
-        return None
+        if id(function) not in self._targets:
+            collector = _Targets()
+            function.visit(collector)
+            self._targets[id(function)] = collector.values
+        return self._targets[id(function)].get(id(target))
 
     def _self_assignments(self) -> dict[str, list[cst.BaseExpression]]:
         cell = self.ctx.current.cell if self.ctx.current else None
@@ -339,6 +333,36 @@ class Receivers:
         if self._class_names is None:
             self._class_names = {s.name.value for s in self.ctx.module.body if isinstance(s, cst.ClassDef)}
         return self._class_names
+
+
+class _Targets(cst.CSTVisitor):
+    """The value each plain name target of a function is given (a loop over `range` gives an int)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[int, cst.BaseExpression] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.values[id(target.target)] = node.value
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.values[id(node.target)] = node.value
+
+    def visit_For(self, node: cst.For) -> None:
+        self._loop(node.target, node.iter)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._loop(node.target, node.iter)
+
+    def _loop(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        is_range = (
+            isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "range"
+        )
+        if isinstance(target, cst.Name) and is_range:
+            self.values[id(target)] = cst.Integer("0")
 
 
 class _SelfAssignments(cst.CSTVisitor):
@@ -400,9 +424,7 @@ def arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:
 def call(func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
     """`func(a, b, c)` with `, ` between the arguments."""
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    spaced = [a.with_changes(comma=comma) for a in args[:-1]] + [
-        args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    ]
+    spaced = [a.with_changes(comma=comma) for a in args[:-1]] + [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
     return cst.Call(func, spaced)
 
 

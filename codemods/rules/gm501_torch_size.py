@@ -47,11 +47,7 @@ class TorchSize(Rule):
         args = node.args
         if not args:
             replacement: cst.BaseExpression = shape
-        elif (
-            len(args) == 1
-            and not args[0].star
-            and (args[0].keyword is None or args[0].keyword.value == "dim")
-        ):
+        elif len(args) == 1 and not args[0].star and (args[0].keyword is None or args[0].keyword.value == "dim"):
             replacement = cst.Subscript(shape, [cst.SubscriptElement(cst.Index(args[0].value))])
         else:
             self.report(node, f"{message}; use `.shape` (unexpected arguments: rewrite by hand)")

@@ -77,8 +77,7 @@ class MaxPositionalAxis(Rule):
         else:
             self.report(
                 node,
-                message
-                + f": write `ops.{method}(x, axis=k)` for the pair or `x.{method}(axis=k)` for the values",
+                message + f": write `ops.{method}(x, axis=k)` for the pair or `x.{method}(axis=k)` for the values",
             )
 
     # -- how the result is used ---------------------------------------------------------------------
@@ -109,9 +108,7 @@ class MaxPositionalAxis(Rule):
                     parent = self.ctx.parents.get(read)
                     if isinstance(parent, cst.Attribute) and parent.attr.value in ("values", "indices"):
                         uses.add(None)  # `.values` on the name: rewrite by hand
-                    elif isinstance(parent, cst.Assign) and isinstance(
-                        parent.targets[0].target, cst.Tuple | cst.List
-                    ):
+                    elif isinstance(parent, cst.Assign) and isinstance(parent.targets[0].target, cst.Tuple | cst.List):
                         uses.add(TUPLE if len(parent.targets[0].target.elements) == 2 else None)
                     else:
                         uses.add(_direct_use(self.ctx, read, parent))
@@ -139,9 +136,7 @@ def _direct_use(ctx, node: cst.CSTNode, parent: cst.CSTNode | None) -> str | Non
     if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
         outer = ctx.parents.get(parent)
         ops = (
-            [n for n in ctx.names(outer.func) if n.startswith("mindspore.ops.")]
-            if isinstance(outer, cst.Call)
-            else []
+            [n for n in ctx.names(outer.func) if n.startswith("mindspore.ops.")] if isinstance(outer, cst.Call) else []
         )
         if ops and not any(n.removeprefix("mindspore.ops.") in _TAKE_SEQUENCES for n in ops):
             return VALUES

@@ -47,16 +47,18 @@ class DeviceMove(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "to", "cuda", "cpu")
-        if receiver is None or not self.receivers.may_be_tensor(receiver) or self._pynative_only(node):
+        if receiver is None or not self.receivers.may_be_tensor(receiver):
             return
         method = node.func.attr.value  # type: ignore[attr-defined]
         where = f"`{self.ctx.code(node)}` in {self.ctx.where()}"
         if method != "to":
+            if self._pynative_only(node):
+                return
             message = f"{where}: MindSpore tensors have no `.{method}()` (it fails in every mode); drop it"
             self.report(node, message, receiver)
             return
         device = self._device_argument(node)
-        if device is None:
+        if device is None or self._pynative_only(node):
             return
         if device == "unknown":
             self.report(
@@ -73,10 +75,7 @@ class DeviceMove(Rule):
             )
             return
         kept = [a for a in node.args if a is not device]
-        message = (
-            f"{where} moves a tensor to a device: it fails in GRAPH_MODE, and MindSpore places tensors "
-            "by context"
-        )
+        message = f"{where} moves a tensor to a device: it fails in GRAPH_MODE, and MindSpore places tensors by context"
         if all(a.keyword is not None and a.keyword.value in _HARMLESS for a in kept):
             self.report(node, message + "; drop it", receiver)
         else:
@@ -95,20 +94,14 @@ class DeviceMove(Rule):
         if kind == DEVICE:
             return positional[0]
         # `.to(other)` casts to other's dtype and runs in every mode: only a non-tensor is in doubt
-        in_doubt = (
-            kind is None and len(positional) == 1 and not self.receivers.may_be_tensor(positional[0].value)
-        )
+        in_doubt = kind is None and len(positional) == 1 and not self.receivers.may_be_tensor(positional[0].value)
         return "unknown" if in_doubt else None
 
     def _pynative_only(self, node: cst.CSTNode) -> bool:
         """Inside `if ...pynative...:` (mindformers moves tensors there, and `ops.move_to` in graph mode)."""
         child, parent = node, self.ctx.parents.get(node)
         while parent is not None and parent is not self.ctx.current.node:  # type: ignore[union-attr]
-            if (
-                isinstance(parent, cst.If)
-                and child is parent.body
-                and "pynative" in self.ctx.code(parent.test).lower()
-            ):
+            if isinstance(parent, cst.If) and child is parent.body and "pynative" in self.ctx.code(parent.test).lower():
                 return True
             child, parent = parent, self.ctx.parents.get(parent)
         return False

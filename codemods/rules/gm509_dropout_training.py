@@ -68,17 +68,13 @@ def _passes_training(node: cst.Call, position: int) -> bool:
     if any(a.star for a in node.args):
         return True  # `*args` may carry it: leave the call alone
     positional = [a for a in node.args if a.keyword is None]
-    return len(positional) > position or any(
-        a.keyword is not None and a.keyword.value == "training" for a in node.args
-    )
+    return len(positional) > position or any(a.keyword is not None and a.keyword.value == "training" for a in node.args)
 
 
 def _with_training(args: tuple[cst.Arg, ...] | list[cst.Arg]) -> list[cst.Arg]:
     """The arguments plus `training=self.training`, laid out like the others (one per line stays so)."""
     last = args[-1]
-    one_per_line = (
-        isinstance(last.comma, cst.Comma) and len(args) > 1 and isinstance(args[-2].comma, cst.Comma)
-    )
+    one_per_line = isinstance(last.comma, cst.Comma) and len(args) > 1 and isinstance(args[-2].comma, cst.Comma)
     separator = args[-2].comma if one_per_line else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     training = cst.Arg(
         parse_template_expression("self.training"),

@@ -53,9 +53,7 @@ class TorchCall(Rule):
         if name is None or name in TORCH_DTYPES:
             return
         op = TORCH_FUNCTIONS.get(name)
-        message = (
-            f"`{self.ctx.code(node.func)}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"
-        )
+        message = f"`{self.ctx.code(node.func)}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"
         if op is None:
             self.report(node, f"{message} (no `ops` equivalent in graphmend's table: port it by hand)")
             return
@@ -74,8 +72,10 @@ class TorchCall(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         name = torch_name(self.ctx, node)
+        if name is None:
+            return
         parent = self.ctx.parents.get(node)
-        if name is None or isinstance(parent, cst.Attribute) and parent.value is node:
+        if isinstance(parent, cst.Attribute) and parent.value is node:
             return  # not the whole dotted name
         if name in TORCH_DTYPES:
             target = f"mindspore.{TORCH_DTYPES[name]}"
@@ -143,7 +143,5 @@ def _keyword(argument: cst.Arg, name: str) -> cst.Arg:
 def _spaced(args: list[cst.Arg]) -> list[cst.Arg]:
     """Commas between the arguments; the original last argument keeps its own (a trailing comma)."""
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    fixed = [
-        a if a.comma is not cst.MaybeSentinel.DEFAULT else a.with_changes(comma=comma) for a in args[:-1]
-    ]
+    fixed = [a if a.comma is not cst.MaybeSentinel.DEFAULT else a.with_changes(comma=comma) for a in args[:-1]]
     return [*fixed, args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)] if args else []
