@@ -23,14 +23,19 @@ class TorchRepeat(Rule):
         img_sizes = ops.tile(img_sizes.unsqueeze(0), (batch_size, 1))
 
     Fix safety:
-        Safe: the same values on every backend (`ops.tile` also accepts fewer sizes than dimensions,
-        where `repeat` raises). One argument that is neither a literal nor a shape (`w.repeat(n)`: one
+        Safe with three sizes or more, or a shape: MindSpore 2.10 implements `Tensor.repeat` as `F.tile`
+        (`graph/_parse/standard_method.py`), so the values are the same on every backend. Unsafe with one
+        or two plain sizes: MindSpore 1.x's `x.repeat(k, axis)` was numpy's element repeat (now
+        `ops.repeat_interleave(x, k, axis)`), and mindaudio's `block2.repeat(self.factor, 2)` still means
+        that; besides, `repeat` raises when it gets fewer sizes than the tensor has dimensions, where
+        `ops.tile` prepends ones. One argument that is neither a literal nor a shape (`w.repeat(n)`: one
         int, or a tuple?) is reported without a fix.
     """
 
     CODE = "GM507"
     NAME = "torch-repeat"
     BREAKS = "CPU and GPU: PyNative and every graph configuration (the kernel is Ascend-only)"
+    FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -44,11 +49,20 @@ class TorchRepeat(Rule):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
-            "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`, the same values everywhere"
+            "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
         shape, why_not = sizes(node, self.receivers)
         if shape is None:
             self.report(node, f"{message} ({why_not}: rewrite by hand)")
             return
         tile, needed = self.ctx.bindings.reference("mindspore.ops.tile")
-        self.report(node, message, call(tile, [arg(receiver), arg(shape)]), "safe", (needed,))
+        replacement = call(tile, [arg(receiver), arg(shape)])
+        if isinstance(shape, cst.Tuple) and len(shape.elements) <= 2:
+            message += (
+                "; check the meaning: in MindSpore 1.x `x.repeat(k, axis)` repeated elements "
+                "(`ops.repeat_interleave`), and `repeat` raises on fewer sizes than dimensions where `ops.tile` "
+                "does not"
+            )
+            self.report(node, message, replacement, "unsafe", (needed,))
+        else:
+            self.report(node, message + ", the same values everywhere", replacement, "safe", (needed,))
