@@ -40,7 +40,7 @@ def _run(name: str) -> tuple[Report, int]:
 @pytest.fixture(scope="module")
 def reports() -> dict[str, tuple[Report, int]]:
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(CASES, pool.map(_run, CASES)))
+        return dict(zip(CASES, pool.map(_run, CASES), strict=True))
 
 
 def verdict(report: Report, check: str, version: str):

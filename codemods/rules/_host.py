@@ -93,9 +93,7 @@ class Values:
                 short = name.rpartition(".")[2]
                 return short[:1].islower() and short not in _NOT_TENSOR_OPS
         func = call.func
-        return (
-            isinstance(func, cst.Attribute) and func.attr.value in _TENSOR_METHODS and self.is_tensor(func.value)
-        )
+        return isinstance(func, cst.Attribute) and func.attr.value in _TENSOR_METHODS and self.is_tensor(func.value)
 
     def _makes_tensor(self, value: cst.BaseExpression) -> bool:
         return isinstance(value, cst.Call) and bool(self.ctx.names(value.func) & _TENSOR_MAKERS)

@@ -123,7 +123,7 @@ class NumpyRandom(Rule):
             args = [draw.args.get("low_bound") or cst.Integer("0"), draw.args["high_bound"], *args]
         values: dict[str, cst.BaseExpression] = {"func": func, "dtype": dtype_node}
         values.update({f"a{i}": arg for i, arg in enumerate(args)})
-        positional = ", ".join("{a%d}" % i for i in range(len(args)))
+        positional = ", ".join(f"{{a{i}}}" for i in range(len(args)))
         template = "{func}(%s, dtype={dtype})" if dtype.name in native else "{func}(%s).astype({dtype})"
         expression = template % positional
         scale, offset = self._affine(draw)

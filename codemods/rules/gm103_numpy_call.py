@@ -67,7 +67,7 @@ class NumpyCall(Rule):
             node,
             f"host numpy `{self.ctx.code(node.func)}` in {self.ctx.where()} is applied to the tensor "
             f"`{self.ctx.code(tensor)}`: LAX runs it through the Python fallback, but STRICT syntax and MindIR "
-            f"export reject it (\"the inputs should be constant\"); use {alternative} (by hand: numpy returns "
+            f'export reject it ("the inputs should be constant"); use {alternative} (by hand: numpy returns '
             "an array with numpy's dtypes)",
         )
 

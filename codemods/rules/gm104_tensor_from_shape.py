@@ -75,7 +75,7 @@ class TensorFromShape(Rule):
         short = target.rpartition(".")[2]
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} builds a tensor from a shape value: with a dynamic "
-            f"batch, STRICT syntax and dynamic-shape export reject it (\"the inputs should be constant\"); "
+            f'batch, STRICT syntax and dynamic-shape export reject it ("the inputs should be constant"); '
             f"use `ops.{short}`"
         )
         replacement = parse_template_expression(template, func=func, data=data, dtype=dtype)

@@ -53,7 +53,7 @@ class TensorFromTensors(Rule):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} builds a tensor from a list of tensors: STRICT "
-            "syntax and export reject it (\"the inputs should be constant\"); use `ops.stack`"
+            'syntax and export reject it ("the inputs should be constant"); use `ops.stack`'
         )
         dtype = _argument(node, 1, "dtype")
         extra = [a for a in node.args if a.value is not data and a.value is not dtype]

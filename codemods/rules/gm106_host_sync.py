@@ -12,10 +12,10 @@ class HostSync(Rule):
     """`.asnumpy()` / `.tolist()` in graph code → keep the tensor on the device.
 
     What it does:
-        Finds `t.asnumpy()` and `t.tolist()` inside `construct` (and other graph code). Where it only round-trips back into a
-        tensor — `Tensor(t.asnumpy())`, `Tensor(t.asnumpy(), dtype)`, `Tensor.from_numpy(t.asnumpy())` — it
-        rewrites the expression to `t` (or `t.astype(dtype)`). Other uses are reported: the numpy code that
-        consumes the array has to become `ops` calls by hand.
+        Finds `t.asnumpy()` and `t.tolist()` inside `construct` (and other graph code). Where it only
+        round-trips back into a tensor — `Tensor(t.asnumpy())`, `Tensor(t.asnumpy(), dtype)`,
+        `Tensor.from_numpy(t.asnumpy())` — it rewrites the expression to `t` (or `t.astype(dtype)`). Other
+        uses are reported: the numpy code that consumes the array has to become `ops` calls by hand.
 
     Why it breaks graph mode:
         `asnumpy` copies a tensor to host memory, which a compiled graph cannot do. LAX syntax runs it
@@ -81,8 +81,8 @@ class HostSync(Rule):
     def _message(self, sync: cst.Call) -> str:
         return (
             f"`{self.ctx.code(sync)}` in {self.ctx.where()} copies a tensor to the host: LAX runs it through "
-            "the Python fallback, but STRICT syntax and MindIR export reject it (\"cannot get attributes "
-            "asnumpy\")"
+            'the Python fallback, but STRICT syntax and MindIR export reject it ("cannot get attributes '
+            'asnumpy")'
         )
 
 

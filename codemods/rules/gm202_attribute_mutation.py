@@ -72,11 +72,13 @@ class AttributeMutation(Rule):
         if plain is None:
             return
         attr = f"self.{target.attr.value}"
-        was = f"`__init__` sets it to `{self.ctx.code(plain)}`" if plain is not _UNSET else "it is not set in `__init__`"
+        was = (
+            f"`__init__` sets it to `{self.ctx.code(plain)}`" if plain is not _UNSET else "it is not set in `__init__`"
+        )
         self.report(
             target,
             f"`{attr}` is assigned in {self.ctx.where()} but is not a Parameter ({was}): STRICT syntax and "
-            f"MindIR export reject this (\"the member attribute must be of the Parameter type\"); keep the value "
+            f'MindIR export reject this ("the member attribute must be of the Parameter type"); keep the value '
             f"in a local variable, or declare `{attr}` a Parameter in `__init__` and update it with `ops.assign`",
         )
 

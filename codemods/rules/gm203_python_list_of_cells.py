@@ -77,9 +77,11 @@ class PythonListOfCells(Rule):
         message = (
             f"`self.{attr}` in `{cls.name.value}.__init__` is a Python list of Cells: their Parameters are not "
             "registered, so names collide and GRAPH_MODE refuses to compile (\"its name 'weight' already "
-            "exists\"); use `nn.CellList`"
+            'exists"); use `nn.CellList`'
         )
-        self.report(value, message, parse_template_expression("{func}({value})", func=func, value=value), "safe", (needed,))
+        self.report(
+            value, message, parse_template_expression("{func}({value})", func=func, value=value), "safe", (needed,)
+        )
 
     def _constructs_cell(self, node: cst.BaseExpression) -> bool:
         if not isinstance(node, cst.Call):
