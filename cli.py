@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from codemods import RULES, UnknownRule, select_rules
@@ -190,7 +191,7 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
         table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
         for rule in RULES.values():
             summary = inspect.getdoc(rule).splitlines()[0]
-            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, summary)
+            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, escape(summary))
         Console().print(table)
         return
     rule = RULES.get(code.upper())
