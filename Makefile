@@ -42,5 +42,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check codemods cli.py tests
 	$(VENV)/bin/ruff format --check codemods cli.py tests
 
+# Both fetch the six corpus wheels into bench/corpus/ first (pip download, pinned, sha256-checked).
+# `make bench ARGS="--subset 300"` is a quick run; the whole corpus takes about an hour on 2 cores.
+bench: $(STAMP)
+	$(PY) bench/run.py $(ARGS)
+
+corpus-check: $(STAMP)
+	$(PY) bench/corpus_check.py $(ARGS)
+
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache
