@@ -10,11 +10,14 @@ made here, and every guess leans towards "don't know": a rule that does not know
     or a plain `nn` layer set in `__init__` (`self.conv(x)` with `self.conv = nn.Conv2d(...)`);
   - arithmetic or a comparison with a tensor in it, an index into a tensor;
   - `self.attr` when every assignment of it in the Cell makes a tensor (`Parameter(...)`, `Tensor(...)`);
-  - a parameter annotated `Tensor`, or a parameter that is never rebound, never passed to
-    `isinstance`/`type`, and is used as only a tensor can be: `x.shape`, `x.view(...)`, `x[:, 0]`,
-    `self.conv(x)`, `ops.relu(x)`. Parameters are not tensors by default: detection heads and
-    necks take lists of feature maps (`for i in range(len(x))`);
-  - a local name every binding of which is one of these (flow-insensitive).
+  - a parameter annotated `Tensor` that no loop walks (ported code annotates lists of tensors as
+    `Tensor` and iterates them), or a name whose first binding (parameter or assignment) is used as
+    only an array can be before anything rebinds it: `x.shape`, `x.view(...)`, `x[:, 0]`, `self.conv(x)`,
+    `ops.relu(x)`. Parameters are not tensors by default: detection heads and necks take lists of
+    feature maps (`for i in range(len(x))`). Such uses cannot tell a tensor from a host numpy array;
+    `len(a)` and `a.shape[0]` agree on both;
+  - a local name every binding of which is one of these (flow-insensitive), never a name passed to
+    `isinstance`/`type`.
 - *Not* tensors: `x.shape` (a tuple) and its items, `len(...)`, `None`, `self.training`, config
   attributes, Python literals, lists, `self.layers` (a CellList), and anything unknown.
 - A *0-d tensor* (needed before a condition may become `ops.where`): a full reduction (`x.mean()`,
@@ -52,9 +55,7 @@ _NOT_ONE_TENSOR = frozenset({
 # keywords that turn a tensor-returning op into a tuple-returning one
 _TUPLE_KEYWORDS = ("return_", "as_tuple", "with_indices")
 # ops whose result is a tuple of tensors (unpacking or iterating it gives tensors)
-_TENSOR_TUPLE_OPS = frozenset(
-    {"split", "chunk", "unbind", "unstack", "tensor_split", "meshgrid", "topk", "sort"}
-)
+_TENSOR_TUPLE_OPS = frozenset({"split", "chunk", "unbind", "unstack", "tensor_split", "meshgrid", "topk", "sort"})
 
 # Tensor methods that return one tensor (`max`/`min` only without arguments: `x.max(1)` is a tuple)
 TENSOR_METHODS = frozenset({
@@ -122,6 +123,7 @@ _IMPURE_FRAGMENTS = (
     "dropout", "gumbel", "sampler", "assign", "scatter", "print", "depend", "choice",
 )  # fmt: skip
 _PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "float", "int", "bool"})
+ITERATORS = ("enumerate", "zip", "reversed")
 # Elementwise ops: the result has the broadcast shape of the arguments
 _ELEMENTWISE = frozenset({
     "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "square", "neg", "sigmoid", "tanh", "relu",
@@ -240,11 +242,7 @@ class Facts:
             return self.depends_on_tensor(node.expression)
         if isinstance(node, cst.Comparison):
             return _is_value_comparison(node) and any(self.depends_on_tensor(n) for n in _operands(node))
-        if (
-            isinstance(node, cst.Call)
-            and len(node.args) == 1
-            and self.is_builtin(node.func, ("bool", "float", "int"))
-        ):
+        if isinstance(node, cst.Call) and len(node.args) == 1 and self.is_builtin(node.func, ("bool", "float", "int")):
             return self.is_tensor(node.args[0].value)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             return node.func.attr.value in ("item", "asnumpy") and self.is_tensor(node.func.value)
@@ -290,9 +288,7 @@ class Facts:
 
     def is_pure(self, node: cst.CSTNode) -> bool:
         """Evaluating `node` twice, or when it was not evaluated before, changes nothing."""
-        if isinstance(
-            node, cst.Name | cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString | cst.Ellipsis
-        ):
+        if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString | cst.Ellipsis):
             return True
         if isinstance(node, cst.Attribute):
             return self.is_pure(node.value)
@@ -310,6 +306,8 @@ class Facts:
             return all(self.is_pure(p) for p in _operands(node))
         if isinstance(node, cst.Tuple | cst.List):
             return all(isinstance(e, cst.Element) and self.is_pure(e.value) for e in node.elements)
+        if isinstance(node, cst.IfExp):
+            return all(self.is_pure(p) for p in (node.test, node.body, node.orelse))
         if isinstance(node, cst.Call):
             return self._pure_call(node)
         return False
@@ -379,7 +377,8 @@ class Facts:
     def _binding_is_tensor(self, name: str, binding: Binding, first: bool) -> bool:
         """By the bound value; the first binding also by how the name is used before it is rebound."""
         if binding.kind == "param":
-            return self._param_is_tensor(binding.node) or first and self._used_as_tensor(name)  # type: ignore[arg-type]
+            annotated = self._param_is_tensor(binding.node) and name not in self._iterated()  # type: ignore[arg-type]
+            return annotated or first and self._used_as_tensor(name)
         if binding.kind == "aug":
             return True  # `y += v` keeps what y's other bindings say
         if binding.kind == "value":
@@ -396,6 +395,16 @@ class Facts:
         index = self.index()
         passed_to = index.passed_to.get(name, ())
         return name in index.evidence or any(self._takes_tensor(func) for func in passed_to)
+
+    def _iterated(self) -> set[str]:
+        """Names a loop walks (`for c in x`, `enumerate(x)`): a `Tensor` annotation on them is often a list's."""
+        names = set()
+        for iterable in self.index().iterables:
+            wrapped = isinstance(iterable, cst.Call) and self.is_builtin(iterable.func, ITERATORS)
+            for node in [a.value for a in iterable.args] if wrapped else [iterable]:  # type: ignore[union-attr]
+                if isinstance(node, cst.Name):
+                    names.add(node.value)
+        return names
 
     def _param_is_tensor(self, param: cst.Param) -> bool:
         """Annotated `Tensor`, `Parameter` or `Optional[Tensor]`."""
@@ -455,9 +464,7 @@ class Facts:
             return False
         if not call.args:  # x.mean()
             return (
-                isinstance(func, cst.Attribute)
-                and func.attr.value in _FULL_REDUCTIONS
-                and self.is_tensor(func.value)
+                isinstance(func, cst.Attribute) and func.attr.value in _FULL_REDUCTIONS and self.is_tensor(func.value)
             )
         if not self.is_tensor(call.args[0].value):
             return False
@@ -499,6 +506,15 @@ class Facts:
             return True
         short = self.op_name(value.func)
         return short is not None and short[:1].islower() and short not in _NOT_ONE_TENSOR
+
+    def is_host_numpy(self, node: cst.BaseExpression) -> bool:
+        """`np.arange(4).reshape(...)`: a value made by host numpy (`numpy.*`, not `mindspore.numpy`)."""
+        while isinstance(node, cst.Call | cst.Attribute | cst.Subscript):
+            inner = node.func if isinstance(node, cst.Call) else node.value
+            if any(n == "numpy" or n.startswith("numpy.") for n in self.ctx.names(inner)):
+                return True
+            node = inner
+        return False
 
     def is_builtin(self, func: cst.BaseExpression, names: tuple[str, ...]) -> bool:
         return isinstance(func, cst.Name) and any(
@@ -611,6 +627,7 @@ class _FunctionIndex(cst.CSTVisitor):
         self.evidence: set[str] = set()  # names used as only a tensor can be
         self.passed_to: dict[str, list[cst.BaseExpression]] = {}  # name → what it is the 1st argument of
         self.polymorphic: set[str] = set()  # names passed to isinstance/type, or global/nonlocal
+        self.iterables: list[cst.BaseExpression] = []  # what `for` loops and comprehensions iterate
         self._seen: dict[str, int] = {}  # bindings of each name so far, in source order
 
     @classmethod
@@ -632,18 +649,12 @@ class _FunctionIndex(cst.CSTVisitor):
             if isinstance(star, cst.Param):
                 self._add(star.name.value, "opaque", star)
 
-    def _bind_target(
-        self, target: cst.BaseExpression, value: cst.BaseExpression, kind: str = "value"
-    ) -> None:
+    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression, kind: str = "value") -> None:
         if isinstance(target, cst.Name):
             self._add(target.value, kind, value)
             return
         if isinstance(target, cst.Tuple | cst.List):
-            size = (
-                -1
-                if any(isinstance(e, cst.StarredElement) for e in target.elements)
-                else len(target.elements)
-            )
+            size = -1 if any(isinstance(e, cst.StarredElement) for e in target.elements) else len(target.elements)
             starred = False
             for position, element in enumerate(target.elements):
                 starred |= isinstance(element, cst.StarredElement)
@@ -690,6 +701,7 @@ class _FunctionIndex(cst.CSTVisitor):
         self._bind_iteration(node.target, node.iter)
 
     def _bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        self.iterables.append(iterable)
         if isinstance(target, cst.Name):
             self._add(target.value, "iterate", iterable)
         else:
@@ -834,8 +846,7 @@ def _slice_start(node: cst.Subscript) -> int | None:
 def _keeps_no_dims(primitive: cst.Call) -> bool:
     """`ops.ReduceSum()` or `ops.ReduceSum(keep_dims=False)`: a full reduction gives a 0-d tensor."""
     return all(
-        (a.keyword is None or a.keyword.value == "keep_dims") and _is_name(a.value, "False")
-        for a in primitive.args
+        (a.keyword is None or a.keyword.value == "keep_dims") and _is_name(a.value, "False") for a in primitive.args
     )
 
 

@@ -46,9 +46,7 @@ class LenOfTensor(Rule):
         if not self.facts.is_tensor(tensor):
             return
         receiver = (
-            tensor
-            if _binds_tightly(tensor)
-            else tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            tensor if _binds_tightly(tensor) else tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         )
         replacement = cst.Subscript(
             value=cst.Attribute(value=receiver, attr=cst.Name("shape")),

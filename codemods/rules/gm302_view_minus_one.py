@@ -57,6 +57,8 @@ class ViewMinusOne(Rule):
         reshape = self._match(node)
         if reshape is None or not any(_is_minus_one(d) for d in reshape.dims):
             return
+        if self.facts.is_host_numpy(reshape.receiver):  # numpy's reshape(-1): GM103's business
+            return
         problem = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} leaves a dimension to be inferred (`-1`): older "
             f"MindSpore and MindIR/Lite pipelines can fail to infer it"
@@ -76,13 +78,9 @@ class ViewMinusOne(Rule):
         unsafe = f" (unsafe: if `{receiver}` has exactly {start} {dimensions}, the view adds a trailing 1)"
         self.report(node, message + unsafe, replacement, "unsafe", (needed,))
 
-    def _flatten(
-        self, node: cst.Call, receiver: cst.BaseExpression, start: int
-    ) -> tuple[cst.Call, tuple | None]:
+    def _flatten(self, node: cst.Call, receiver: cst.BaseExpression, start: int) -> tuple[cst.Call, tuple | None]:
         flatten, needed = self.ctx.bindings.reference("mindspore.ops.flatten")
-        if not isinstance(
-            receiver, cst.Tuple | cst.GeneratorExp
-        ):  # `(x * 2).view(-1)`: no parentheses needed
+        if not isinstance(receiver, cst.Tuple | cst.GeneratorExp):  # `(x * 2).view(-1)`: no parentheses needed
             receiver = receiver.with_changes(lpar=[], rpar=[])
         start_dim = cst.Arg(cst.Integer(str(start)), keyword=cst.Name("start_dim"), equal=_no_space_equal())
         call = cst.Call(
@@ -185,6 +183,4 @@ def _comma() -> cst.Comma:
 
 
 def _no_space_equal() -> cst.AssignEqual:
-    return cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-    )
+    return cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))

@@ -226,9 +226,7 @@ class TensorCondition(Rule):
         args = [cst.Arg(test, comma=_comma()), cst.Arg(a, comma=_comma()), cst.Arg(b)]
         return cst.Call(func=where, args=args), needed
 
-    def _assignment(
-        self, plan: _Plan, node: cst.If, comments: list[cst.EmptyLine]
-    ) -> cst.SimpleStatementLine:
+    def _assignment(self, plan: _Plan, node: cst.If, comments: list[cst.EmptyLine]) -> cst.SimpleStatementLine:
         if plan.update is not None:
             parameter, a, b = plan.update
             where, needed = self._where(node.test, a, b)
@@ -285,9 +283,7 @@ class TensorCondition(Rule):
         if replacement is None:
             self.report(node, f"{message}; not rewritten: {why}")
         else:
-            self.report(
-                anchor or node, f"{message}; use `ops.where`{_DOUBLE_WHERE}", replacement, "unsafe", imports
-            )
+            self.report(anchor or node, f"{message}; use `ops.where`{_DOUBLE_WHERE}", replacement, "unsafe", imports)
 
 
 _IMPURE = "a side calls something that may draw random numbers or change state (a Cell, a random op)"
@@ -295,9 +291,7 @@ _PYTHON_VALUE = (
     "the condition turns a tensor into a Python value (`.item()`, `float()`, `and`/`or`): compare the "
     "tensor itself (`x.mean() > 0`) and combine with `ops.logical_and`/`ops.logical_or`"
 )
-_RUNNING_MASK = (
-    "keep a running mask (`done = ops.logical_or(done, c)`, then `x = ops.where(done, x, x_next)`)"
-)
+_RUNNING_MASK = "keep a running mask (`done = ops.logical_or(done, c)`, then `x = ops.where(done, x, x_next)`)"
 _NOT_SCALAR = (
     "the condition is not known to be a single value (compare a full reduction such as `x.mean()` or "
     "`ops.reduce_sum(m)` with a number)"
@@ -330,9 +324,7 @@ class _Update:
             whitespace_before=cst.SimpleWhitespace(" "), whitespace_after=cst.SimpleWhitespace(" ")
         )
         value = self.value
-        if not isinstance(
-            value, cst.Name | cst.Attribute | cst.Call | cst.Subscript | cst.Integer | cst.Float
-        ):
+        if not isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript | cst.Integer | cst.Float):
             value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return cst.BinaryOperation(left=self.parameter, operator=operator, right=value)
 
@@ -403,9 +395,7 @@ class _Branch:
             return f"a branch calls `{rule.ctx.code(call.func)}`, which a select cannot express"
         target = args[0].value
         if not (
-            isinstance(target, cst.Attribute)
-            and isinstance(target.value, cst.Name)
-            and target.value.value == "self"
+            isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self"
         ):
             return "a branch updates something other than a Parameter of the Cell"
         key = rule.ctx.code(target)

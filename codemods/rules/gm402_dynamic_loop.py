@@ -5,8 +5,6 @@ import libcst as cst
 from codemods.rule import Rule
 from codemods.rules._tensor_facts import Dim, Facts
 
-_ITERATORS = ("enumerate", "zip", "reversed")
-
 
 class DynamicLoop(Rule):
     """Loops and comprehensions whose trip count is a tensor's dimension (report only).
@@ -87,8 +85,11 @@ class DynamicLoop(Rule):
             args = [a.value for a in iterable.args if a.keyword is None and not a.star]
             if facts.is_builtin(func, ("range",)):
                 return [d for a in args for d in facts.dims(a)]
-            if facts.is_builtin(func, _ITERATORS):
-                return [d for a in args for d in self._iteration_dims(a)]
+            if facts.is_builtin(func, ("enumerate", "reversed")):
+                return [d for a in args[:1] for d in self._iteration_dims(a)]
+            if facts.is_builtin(func, ("zip",)):  # as long as its shortest argument: a list bounds it
+                dims = [self._iteration_dims(a) for a in args]
+                return [d for found in dims for d in found] if dims and all(dims) else []
             unstacked = self._unstacked(iterable, args)
             if unstacked is not None:
                 return [unstacked]

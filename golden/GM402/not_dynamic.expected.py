@@ -30,3 +30,14 @@ class FPN(nn.Cell):
 class NotACell:
     def construct(self, x):
         return [r * 2 for r in range(x.shape[0])]
+
+
+class ControlNet(nn.Cell):
+    """zip() stops at its shortest argument: a list of residuals bounds the loop, not the tensor."""
+
+    def construct(self, down_block_res_samples):
+        scales = ops.logspace(-1, 0, len(down_block_res_samples) + 1)
+        out = ()
+        for sample, scale in zip(down_block_res_samples, scales):
+            out += (sample * scale,)
+        return out
