@@ -10,8 +10,9 @@ made here, and every guess leans towards "don't know": a rule that does not know
     or a plain `nn` layer set in `__init__` (`self.conv(x)` with `self.conv = nn.Conv2d(...)`);
   - arithmetic or a comparison with a tensor in it, an index into a tensor;
   - `self.attr` when every assignment of it in the Cell makes a tensor (`Parameter(...)`, `Tensor(...)`);
-  - a parameter annotated `Tensor` that no loop walks (ported code annotates lists of tensors as
-    `Tensor` and iterates them), or a name whose first binding (parameter or assignment) is used as
+  - a parameter annotated `Tensor` with no default but `None`, that no loop walks and no `if` tests
+    for truth (ported code annotates lists of tensors and boolean flags such as `output_attentions`
+    as `Tensor`), or a name whose first binding (parameter or assignment) is used as
     only an array can be before anything rebinds it: `x.shape`, `x.view(...)`, `x[:, 0]`, `self.conv(x)`,
     `ops.relu(x)`. Parameters are not tensors by default: detection heads and necks take lists of
     feature maps (`for i in range(len(x))`). Such uses cannot tell a tensor from a host numpy array;
@@ -36,7 +37,12 @@ import libcst as cst
 from codemods.names import qualified_names
 from codemods.rule import FileContext
 
-OP_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
+# modules whose functions are tensor ops (not `mint.distributed.is_available` and the like)
+OP_MODULES = frozenset({
+    "mindspore.ops", "mindspore.ops.operations", "mindspore.ops.auto_generate", "mindspore.mint",
+    "mindspore.mint.nn.functional", "mindspore.mint.linalg", "mindspore.mint.special", "mindspore.numpy",
+    "mindspore.nn.functional",
+})  # fmt: skip
 TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
 TENSOR_MAKERS = TENSOR_CONSTRUCTORS | {"mindspore.Parameter"}
 INITIALIZER = "mindspore.common.initializer.initializer"
@@ -377,7 +383,7 @@ class Facts:
     def _binding_is_tensor(self, name: str, binding: Binding, first: bool) -> bool:
         """By the bound value; the first binding also by how the name is used before it is rebound."""
         if binding.kind == "param":
-            annotated = self._param_is_tensor(binding.node) and name not in self._iterated()  # type: ignore[arg-type]
+            annotated = self._param_is_tensor(binding.node) and name not in self._doubtful()  # type: ignore[arg-type]
             return annotated or first and self._used_as_tensor(name)
         if binding.kind == "aug":
             return True  # `y += v` keeps what y's other bindings say
@@ -396,10 +402,12 @@ class Facts:
         passed_to = index.passed_to.get(name, ())
         return name in index.evidence or any(self._takes_tensor(func) for func in passed_to)
 
-    def _iterated(self) -> set[str]:
-        """Names a loop walks (`for c in x`, `enumerate(x)`): a `Tensor` annotation on them is often a list's."""
-        names = set()
-        for iterable in self.index().iterables:
+    def _doubtful(self) -> set[str]:
+        """Names whose `Tensor` annotation ported code often gets wrong: lists a loop walks (`for c in x`,
+        `enumerate(x)`) and flags tested for truth (`if output_attentions:`)."""
+        index = self.index()
+        names = set(index.truth_tested)
+        for iterable in index.iterables:
             wrapped = isinstance(iterable, cst.Call) and self.is_builtin(iterable.func, ITERATORS)
             for node in [a.value for a in iterable.args] if wrapped else [iterable]:  # type: ignore[union-attr]
                 if isinstance(node, cst.Name):
@@ -407,8 +415,10 @@ class Facts:
         return names
 
     def _param_is_tensor(self, param: cst.Param) -> bool:
-        """Annotated `Tensor`, `Parameter` or `Optional[Tensor]`."""
+        """Annotated `Tensor`, `Parameter` or `Optional[Tensor]`, with no default but `None`."""
         if param.annotation is None or param.star:
+            return False
+        if param.default is not None and not _is_name(param.default, "None"):  # `x: Tensor = False` is a flag
             return False
         annotation = param.annotation.annotation
         if isinstance(annotation, cst.Subscript) and "typing.Optional" in self._qualified(annotation.value):
@@ -480,8 +490,9 @@ class Facts:
     def op_name(self, func: cst.BaseExpression) -> str | None:
         """`ops.relu` → "relu" for functions of ops/mint/mindspore.numpy; None for anything else."""
         for name in self.ctx.names(func):
-            if name.startswith(OP_MODULES):
-                return name.rpartition(".")[2]
+            module, _, short = name.rpartition(".")
+            if module in OP_MODULES:
+                return short
         return None
 
     def _primitive_name(self, value: cst.BaseExpression) -> str | None:
@@ -628,6 +639,7 @@ class _FunctionIndex(cst.CSTVisitor):
         self.passed_to: dict[str, list[cst.BaseExpression]] = {}  # name → what it is the 1st argument of
         self.polymorphic: set[str] = set()  # names passed to isinstance/type, or global/nonlocal
         self.iterables: list[cst.BaseExpression] = []  # what `for` loops and comprehensions iterate
+        self.truth_tested: set[str] = set()  # names used as a truth value: `if flag:`, `not flag`, `flag and …`
         self._seen: dict[str, int] = {}  # bindings of each name so far, in source order
 
     @classmethod
@@ -707,6 +719,27 @@ class _FunctionIndex(cst.CSTVisitor):
         else:
             for name in _names_in_target(target):
                 self._add(name, "opaque", None)
+
+    def _truth(self, node: cst.BaseExpression) -> None:
+        if isinstance(node, cst.Name):
+            self.truth_tested.add(node.value)
+
+    def visit_If(self, node: cst.If) -> None:
+        self._truth(node.test)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._truth(node.test)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._truth(node.test)
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self._truth(node.left)
+        self._truth(node.right)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            self._truth(node.expression)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:

@@ -1,5 +1,7 @@
 # Conditions on shapes, None, isinstance, config flags, self.training and Python ints are Python
 # values: never reported, never touched.
+from typing import Optional
+
 import mindspore as ms
 from mindspore import nn, ops
 
@@ -31,6 +33,22 @@ class Net(nn.Cell):
         if feats:  # a Python list: truthiness is its length
             x = x + 1
         return x * scale
+
+
+class Attention(nn.Cell):
+    """Ported code annotates boolean flags as tensors; a flag tested for truth is not trusted."""
+
+    def construct(
+        self,
+        x,
+        output_attentions: Optional[ms.Tensor] = False,
+        return_weights: Optional[ms.Tensor] = None,
+    ):
+        weights = ops.softmax(x, axis=-1)
+        outputs = (x, weights) if output_attentions else (x,)
+        if return_weights:
+            outputs = outputs + (weights,)
+        return outputs
 
 
 class NotACell:

@@ -26,7 +26,8 @@ class Net(nn.Cell):
             y = self.conv(x)  # a Cell call may change state
         if mask.any() and x.mean() > 0:
             y = y + 1
-        if mask:
+        positive = x > 0
+        if positive:
             y = y * 2
         if x > 0:
             y = y + 1
