@@ -65,12 +65,13 @@ _TENSOR_TUPLE_OPS = frozenset({"split", "chunk", "unbind", "unstack", "tensor_sp
 
 # Tensor methods that return one tensor (`max`/`min` only without arguments: `x.max(1)` is a tuple)
 TENSOR_METHODS = frozenset({
-    "abs", "all", "any", "argmax", "argmin", "astype", "bool", "broadcast_to", "ceil", "clamp", "clip",
-    "contiguous", "cos", "cumsum", "double", "exp", "expand_as", "expand_dims", "flatten", "float", "floor",
-    "half", "int", "log", "log1p", "logical_not", "long", "masked_fill", "matmul", "mean", "neg", "norm",
+    "abs", "add", "all", "any", "argmax", "argmin", "astype", "bool", "broadcast_to", "ceil", "clamp", "clip",
+    "contiguous", "cos", "cumprod", "cumsum", "div", "double", "eq", "exp", "expand_as", "expand_dims",
+    "flatten", "float", "floor", "gather", "ge", "gt", "half", "index_select", "int", "le", "log", "log1p",
+    "logical_not", "long", "lt", "masked_fill", "matmul", "mean", "mul", "ne", "neg", "nonzero", "norm",
     "permute", "pow", "prod", "reciprocal", "relu", "reshape", "round", "rsqrt", "sigmoid", "sign", "sin",
-    "softmax", "sqrt", "square", "squeeze", "std", "sum", "swapaxes", "tanh", "tile", "transpose",
-    "unsqueeze", "var", "view",
+    "softmax", "sqrt", "square", "squeeze", "std", "sub", "sum", "swapaxes", "t", "tanh", "tile",
+    "transpose", "tril", "triu", "unsqueeze", "var", "view",
 })  # fmt: skip
 _FULL_REDUCTIONS = frozenset({
     "mean", "sum", "max", "min", "prod", "all", "any", "std", "var", "norm", "amax", "amin",
@@ -444,7 +445,11 @@ class Facts:
             )
         if isinstance(iterable, cst.Call) and self.op_name(iterable.func) in _TENSOR_TUPLE_OPS:
             return True
-        return self.is_tensor(iterable)
+        # a parameter annotated `Tensor` and looped over: a tensor's rows, or a list of tensors (its
+        # annotation is in doubt, its elements are not)
+        bindings = self.bindings(iterable.value) if isinstance(iterable, cst.Name) else []
+        only_param = len(bindings) == 1 and bindings[0].kind == "param"
+        return self.is_tensor(iterable) or only_param and self._param_is_tensor(bindings[0].node)  # type: ignore[arg-type]
 
     def _call_gives_tensor(self, call: cst.Call) -> bool:
         names = self.ctx.names(call.func)

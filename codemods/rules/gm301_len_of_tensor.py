@@ -11,8 +11,9 @@ class LenOfTensor(Rule):
         Finds `len(x)` inside `construct` (and other graph code) where `x` is a tensor and rewrites it to
         `x.shape[0]`. `len` of a list, tuple, dict, string, of `self.layers` (a CellList), of `x.shape`,
         or of anything graphmend cannot tell is a tensor is left alone: a parameter counts as a tensor
-        only when it is annotated `Tensor` or used as only a tensor can be (`x.view(...)`, `x[:, 0]`,
-        `self.conv(x)`), because detection heads take lists of feature maps (see `_tensor_facts`).
+        only when it is annotated `Tensor` (and not looped over or tested for truth, as ported code
+        annotates lists and flags that way) or used as only an array can be (`x.view(...)`, `x[:, 0]`,
+        `self.conv(x)`) before it is rebound, because detection heads take lists of feature maps.
 
     Why it breaks graph mode:
         With a dynamic batch, `len(x)` is not a compile-time int: used as a shape it gives garbage.
@@ -55,8 +56,8 @@ class LenOfTensor(Rule):
             rpar=node.rpar,
         )
         message = (
-            f"`{self.ctx.code(node)}` in {self.ctx.where()} takes the batch size of a tensor: with a dynamic "
-            f"batch it is not a compile-time int and, used as a shape, gives garbage; use "
+            f"`{self.ctx.code(node)}` in {self.ctx.where()} reads dimension 0 of a tensor (the batch, for inputs): "
+            f"with a dynamic shape it is not a compile-time int and, used as a shape, gives garbage; use "
             f"`{self.ctx.code(replacement)}`"
         )
         self.report(node, message, replacement, "safe")

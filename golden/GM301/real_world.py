@@ -43,3 +43,15 @@ class ShapEParamsProjModel(nn.Cell):
             out[k] = self.projections[k](x_bvd).reshape(len(x), *shape)
             start = end
         return out
+
+
+class MaskFormerLoss(nn.Cell):
+    """mindone's MaskFormer loss: `class_labels` is annotated a Tensor but is a list of tensors; either
+    way its elements are tensors, so `len(classes)` is rewritten."""
+
+    def construct(self, masks_queries_logits, class_labels):
+        return self.get_num_masks(class_labels) * masks_queries_logits
+
+    def get_num_masks(self, class_labels: ms.Tensor) -> ms.Tensor:
+        num_masks = sum([len(classes) for classes in class_labels])
+        return ms.tensor(num_masks, dtype=ms.float32)

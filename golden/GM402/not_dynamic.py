@@ -41,3 +41,18 @@ class ControlNet(nn.Cell):
         for sample, scale in zip(down_block_res_samples, scales):
             out += (sample * scale,)
         return out
+
+
+class SegformerHead(nn.Cell):
+    """A parameter annotated `Tensor` that a loop walks is often a list of feature maps in ported code:
+    not reported (a real tensor walked this way is missed, on purpose)."""
+
+    def __init__(self, linear_c):
+        super().__init__()
+        self.linear_c = linear_c
+
+    def construct(self, encoder_hidden_states: ms.Tensor):
+        all_hidden_states = ()
+        for encoder_hidden_state in encoder_hidden_states:
+            all_hidden_states += (encoder_hidden_state * 2,)
+        return all_hidden_states
