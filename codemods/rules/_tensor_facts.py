@@ -322,11 +322,13 @@ class Facts:
     def shape_key(self, node: cst.BaseExpression) -> frozenset[str] | None:
         """What the shape and dtype of `node` are made of: equal keys mean equal shapes and dtypes.
 
-        Elementwise arithmetic unions the keys of its operands (broadcasting); Python numbers and 0-d
-        tensors add nothing; a cast or a comparison adds its dtype; anything else is an atom of its
+        Elementwise arithmetic unions the keys of its operands (broadcasting); Python numbers, shape
+        dimensions and 0-d tensors add nothing; a cast or a comparison adds its dtype; anything else is an atom of its
         own source text (the same pure expression of the same names has the same shape).
         """
-        if self.is_number(node) or isinstance(node, cst.Name) and node.value in ("True", "False"):
+        if self.is_number(node) or _is_name(node, "True") or _is_name(node, "False"):
+            return frozenset()
+        if self.shape_dim(node) is not None:  # x.shape[0]: a Python int
             return frozenset()
         if self.is_scalar_tensor(node) and not isinstance(node, cst.Comparison):
             return frozenset()
