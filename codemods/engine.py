@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import CodeRange, MetadataWrapper, QualifiedNameProvider, ScopeProvider
+from libcst.metadata import CodeRange, MetadataWrapper, ScopeProvider
 
 from codemods import suppressions
-from codemods.names import ModuleBindings
+from codemods.names import ModuleBindings, QualifiedNames
 from codemods.rule import FileContext, Finding, Report, Rule
-from codemods.scopes import find_graph_functions
+from codemods.scopes import find_graph_code
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
 MAX_PASSES = 10
@@ -42,23 +42,25 @@ def parse(source: str | bytes) -> cst.Module:
 def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileContext:
     """Run `rules` over the graph code of `module`; the reports land in the returned context."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    qualified = wrapper.resolve(QualifiedNameProvider)
     scopes = wrapper.resolve(ScopeProvider)
+    qualified = QualifiedNames(scopes)
+    graph = find_graph_code(module, qualified)
     ctx = FileContext(
         path=path,
         wrapper=wrapper,
         qualified=qualified,
         scopes=scopes,
         bindings=ModuleBindings(scopes[module]),  # type: ignore[arg-type]
-        graph_functions=find_graph_functions(module, qualified),
+        graph_functions=graph.functions,
+        cell_classes=graph.cells,
     )
     whole = [rule(ctx) for rule in rules if rule.WHOLE_MODULE]
     if whole:
         cst.visit_batched(module, whole)
-    graph = [rule(ctx) for rule in rules if not rule.WHOLE_MODULE]
-    for function in ctx.graph_functions if graph else ():
+    visitors = [rule(ctx) for rule in rules if not rule.WHOLE_MODULE]
+    for function in ctx.graph_functions if visitors else ():
         ctx.current = function
-        cst.visit_batched(function.node, graph)
+        cst.visit_batched(function.node, visitors)
     ctx.current = None
     return ctx
 

@@ -2,15 +2,15 @@
 
 `import numpy as onp` makes `onp.ones` host numpy ("numpy.ones"); `from mindspore import numpy as np`
 makes `np.ones` graph-native ("mindspore.numpy.ones"). Everything here works on libcst's
-`QualifiedNameProvider` and `ScopeProvider`, computed once per file by the engine.
+`ScopeProvider`, computed once per file by the engine, and its scopes' qualified names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
-from libcst.metadata import GlobalScope, ImportAssignment, QualifiedName
+from libcst.metadata import GlobalScope, ImportAssignment, QualifiedName, Scope
 
 # MindSpore re-exports the same object under several module paths; rules compare canonical names.
 _ALIASES: tuple[tuple[str, str], ...] = (
@@ -46,12 +46,34 @@ def canonical(name: str) -> str:
     return name
 
 
+class QualifiedNames(Mapping[cst.CSTNode, set[QualifiedName]]):
+    """libcst's QualifiedNameProvider without its pass over the whole tree.
+
+    The provider visits every node to attach a lazy lookup in the node's scope; rules ask about a few
+    hundred nodes of the graph code, so the lookup is done here on first use (and kept).
+    """
+
+    def __init__(self, scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+        self._scopes = scopes
+        self._known: dict[cst.CSTNode, set[QualifiedName]] = {}
+
+    def __getitem__(self, node: cst.CSTNode) -> set[QualifiedName]:
+        names = self._known.get(node)
+        if names is None:
+            scope = self._scopes[node]
+            names = self._known[node] = scope.get_qualified_names_for(node) if scope else set()
+        return names
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self._scopes)
+
+    def __len__(self) -> int:
+        return len(self._scopes)
+
+
 def qualified_names(qualified: Mapping[cst.CSTNode, object], node: cst.CSTNode) -> set[QualifiedName]:
-    """libcst's qualified names of `node` (computed lazily by the provider, on first use)."""
-    value = qualified.get(node)
-    if value is None:
-        return set()
-    return value() if callable(value) else value  # type: ignore[return-value]
+    """libcst's qualified names of `node` (empty for a node outside the module analysed)."""
+    return qualified.get(node) or set()  # type: ignore[return-value]
 
 
 def imported_names(qualified: Mapping[cst.CSTNode, object], node: cst.CSTNode) -> set[str]:

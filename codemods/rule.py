@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar, Literal
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider, Scope
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
-from codemods.scopes import GraphFunction, find_cell_classes
+from codemods.scopes import GraphFunction, parent_map
 
 Applicability = Literal["safe", "unsafe"]
 Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
@@ -65,6 +66,7 @@ class FileContext:
     scopes: Mapping[cst.CSTNode, Scope | None]
     bindings: ModuleBindings
     graph_functions: list[GraphFunction]
+    cell_classes: list[cst.ClassDef]  # the classes of the file taken for an `nn.Cell`, in source order
     current: GraphFunction | None = None  # the graph function being visited
     reports: list[Report] = field(default_factory=list)
 
@@ -79,12 +81,7 @@ class FileContext:
 
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
-        return self.wrapper.resolve(ParentNodeProvider)
-
-    @cached_property
-    def cell_classes(self) -> list[cst.ClassDef]:
-        """The classes of the file that derive from `nn.Cell`, in source order."""
-        return find_cell_classes(self.module, self.qualified)
+        return parent_map(self.module)
 
     def names(self, node: cst.CSTNode) -> set[str]:
         """Canonical imported qualified names of `node` (`np.ones` → {"numpy.ones"})."""
@@ -117,6 +114,10 @@ class Rule(cst.BatchableCSTVisitor):
         super().__init__()
         self.ctx = ctx
 
+    def get_visitors(self) -> Mapping[str, Callable[..., object]]:
+        # libcst's own runs inspect.getmembers over ~1,600 attributes for every instance, every file
+        return {name: getattr(self, name) for name in _visitor_names(type(self))}
+
     def report(
         self,
         node: cst.CSTNode,
@@ -133,6 +134,18 @@ class Rule(cst.BatchableCSTVisitor):
                 message += " (the fix would drop a comment inside the expression)"
             fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None))
         self.ctx.reports.append(Report(type(self), node, message, fix))
+
+
+@functools.cache
+def _visitor_names(cls: type[Rule]) -> tuple[str, ...]:
+    """The visit_/leave_ methods `cls` defines or inherits, without libcst's empty stubs."""
+    names = []
+    for name in dir(cls):
+        if name.startswith(("visit_", "leave_")) and name != "visit_batched":
+            method = getattr(cls, name)
+            if callable(method) and not getattr(method, "_is_no_op", False):
+                names.append(name)
+    return tuple(names)
 
 
 def _comments(node: cst.CSTNode) -> set[str]:

@@ -88,8 +88,7 @@ class ConstantAugAssign(Rule):
         scope = self.ctx.scopes.get(target)
         if scope is None:
             return None
-        here = _start(self.ctx, node)
-        latest: tuple[tuple[int, int], cst.BaseExpression] | None = None
+        bindings: list[tuple[cst.CSTNode, cst.BaseExpression]] = []
         for assignment in scope[target.value]:
             if not isinstance(assignment, Assignment):
                 return None  # a global, an import, a class or a function of that name
@@ -99,6 +98,12 @@ class ConstantAugAssign(Rule):
             value = assigned_value(self.ctx, binding)
             if value is None or _mutable(value) or self.values.is_host_numpy(value):
                 return None  # unpacking, a loop target, a parameter, or a container updated in place
+            bindings.append((binding, value))
+        if not any(self.values.is_constant_tensor(value) for _, value in bindings):
+            return None  # decided without positions, which cost a pass over the file
+        here = _start(self.ctx, node)
+        latest: tuple[tuple[int, int], cst.BaseExpression] | None = None
+        for binding, value in bindings:
             where = _start(self.ctx, binding)
             if where < here and (latest is None or where > latest[0]):
                 latest = (where, value)
