@@ -39,8 +39,8 @@ test: $(STAMP) chromium
 	$(PY) -m pytest -n $(JOBS) -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check codemods cli.py tests
-	$(VENV)/bin/ruff format --check codemods cli.py tests
+	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py
+	$(VENV)/bin/ruff format --check codemods cli.py tests bench/*.py
 
 # Both fetch the six corpus wheels into bench/corpus/ first (pip download, pinned, sha256-checked).
 # `make bench ARGS="--subset 300"` is a quick run; the whole corpus takes about an hour on 2 cores.

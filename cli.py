@@ -24,6 +24,7 @@ from codemods.suppressions import add_ignores
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
 
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
+
 app.command("verify")(_verify_command)
 
 err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # messages quote user paths and code
@@ -95,8 +96,12 @@ def fix(
     paths: Paths = None,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")] = False,
     interactive: Annotated[bool, typer.Option("--interactive", "-i", help="Ask before each fix.")] = False,
-    verify: Annotated[bool, typer.Option("--verify", help="Prove the Cells of [tool.graphmend.verify] "
-                                         "before writing a file that holds one.")] = False,  # fmt: skip
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify", help="Prove the Cells of [tool.graphmend.verify] before writing a file that holds one."
+        ),
+    ] = False,  # fmt: skip
     force: Annotated[bool, typer.Option("--force", help="Write even when verification fails.")] = False,
     select: Select = None,
     ignore: Ignore = None,
@@ -154,8 +159,12 @@ def report(
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path(
         "graphmend-report.html"
     ),
-    verify: Annotated[bool, typer.Option("--verify", help="Also verify the Cells of [tool.graphmend.verify] "
-                                         "in changed files and show their tables.")] = False,  # fmt: skip
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify", help="Also verify the Cells of [tool.graphmend.verify] in changed files and show their tables."
+        ),
+    ] = False,  # fmt: skip
     select: Select = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,

@@ -116,7 +116,7 @@ def _strings(table: dict, key: str, source: Path) -> list[str]:
 
 def _verify_target(entry: dict, source: Path) -> VerifyTarget:
     if not isinstance(entry, dict) or ":" not in str(entry.get("cell", "")):
-        raise ConfigError(f"{source}: each [[tool.graphmend.verify]] needs cell = \"path/to/file.py:Cell\"")
+        raise ConfigError(f'{source}: each [[tool.graphmend.verify]] needs cell = "path/to/file.py:Cell"')
     return VerifyTarget(entry["cell"], dict(entry.get("init", {})), tuple(entry.get("inputs", ())))
 
 

@@ -191,9 +191,7 @@ def process(path: Path, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = F
     return process_source(shown, data, rules, fix, unsafe)
 
 
-def process_source(
-    shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False
-) -> FileResult:
+def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False) -> FileResult:
     # CPython's parser first: it is fast, its messages are the ones users know, and it refuses code
     # nested too deeply before libcst's parser would spend minutes on it
     error = syntax_error(shown, data)
@@ -205,8 +203,11 @@ def process_source(
             return FileResult(shown, findings, original=data, encoding=_encoding(data))
         result = engine.fix(data, shown, rules, unsafe)
     except cst.ParserSyntaxError as exc:
-        return FileResult(shown, original=data, error=FileError(shown, f"cannot parse: {exc.message}",
-                                                                exc.raw_line, exc.raw_column + 1))
+        return FileResult(
+            shown,
+            original=data,
+            error=FileError(shown, f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column + 1),
+        )
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         message = f"cannot decode: byte {data[exc.start:exc.start + 1]!r} is not {exc.encoding}; " \

@@ -158,9 +158,7 @@ def _cell_classes(
     return [cls for cls in classes if cls.name.value in cells]
 
 
-def _kind(
-    cls: cst.ClassDef, qualified: Mapping[cst.CSTNode, object], cells: set[str], foreign: set[str]
-) -> str | None:
+def _kind(cls: cst.ClassDef, qualified: Mapping[cst.CSTNode, object], cells: set[str], foreign: set[str]) -> str | None:
     kind = None
     for base in (arg.value for arg in cls.bases if arg.keyword is None):
         names = imported_names(qualified, base)
@@ -179,9 +177,7 @@ def _is_jit(decorator: cst.Decorator, qualified: Mapping[cst.CSTNode, object]) -
     return "mindspore.jit" in imported_names(qualified, target)
 
 
-def _add_callees(
-    found: dict[int, GraphFunction], module: cst.Module, cells: list[cst.ClassDef], index: _Index
-) -> None:
+def _add_callees(found: dict[int, GraphFunction], module: cst.Module, cells: list[cst.ClassDef], index: _Index) -> None:
     """Close `found` over `self.helper(...)` calls and calls of same-file module-level functions."""
     module_functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     cells_by_name = {cls.name.value: cls for cls in cells}
@@ -206,9 +202,7 @@ def _resolve_call(
     func = call.func
     if isinstance(func, cst.Name) and func.value in module_functions:
         return module_functions[func.value], None
-    is_self_call = (
-        isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
-    )
+    is_self_call = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
     if is_self_call and func.attr.value in methods and func.attr.value != "construct":
         return methods[func.attr.value]
     return None, None

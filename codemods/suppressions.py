@@ -70,9 +70,7 @@ def parse_directives(code: str) -> Directives:
     return Directives(skip, tuple(found))
 
 
-def apply(
-    findings: Sequence[Finding], directives: Directives, path: str, selected: set[str]
-) -> list[Finding]:
+def apply(findings: Sequence[Finding], directives: Directives, path: str, selected: set[str]) -> list[Finding]:
     """`findings` (already filtered by the engine, which marks what each suppression silenced), plus a
     GM000 finding for every suppression that silenced nothing."""
     kept = list(findings)

@@ -31,9 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 CHROMIUM = shutil.which("chromium")
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="needs Debian's chromium (`make chromium` installs it)"
-)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (`make chromium` installs it)")
 
 # Added to a copy of examples/: a file that does not parse, a fix that is unsafe (and one with none),
 # suppressions (one used, one stale), and user code that looks like markup, in a file named like markup.
@@ -135,9 +133,7 @@ def test_summary_counts_match_what_check_finds(written: Written, page: Page) -> 
     expected = Counter((f["code"], STATUS[f["fix"]["applicability"] if f["fix"] else None])
                        for f in json.loads(check.stdout))  # fmt: skip
     codes = sorted({code for code, _ in expected})
-    rows = {
-        r.attrs["data-rule"]: r for r in page.dom.find(id="summary").find_all("tr", **{"data-rule": None})
-    }
+    rows = {r.attrs["data-rule"]: r for r in page.dom.find(id="summary").find_all("tr", **{"data-rule": None})}
     assert sorted(rows) == [*codes, "total"]
     for code in codes:
         counts = {s: expected[code, s] for s in ("fixed", "unsafe", "manual")}
@@ -160,9 +156,7 @@ def test_each_file_shows_its_findings_and_the_diff_of_its_fixes(written: Written
     for path, lines in changed.items():
         rows = files[path].find("div", cls="diff").find_all("tr")
         shown = [
-            (r.attrs["class"], r.find("td", cls="text").text())
-            for r in rows
-            if r.attrs["class"] in ("add", "del")
+            (r.attrs["class"], r.find("td", cls="text").text()) for r in rows if r.attrs["class"] in ("add", "del")
         ]
         assert shown == lines, path
     suppressed = findings(files[str(written.project / "suppressed.py")])
@@ -200,9 +194,7 @@ def test_header_has_version_time_and_the_page_loads_nothing(written: Written, pa
     assert page.requests == []
     # the same check sees a page that does load something
     leak = tmp_path / "leak.html"
-    leak.write_text(
-        '<img src="http://leak.invalid/x.png"><link rel=stylesheet href="https://leak.invalid/a.css">'
-    )
+    leak.write_text('<img src="http://leak.invalid/x.png"><link rel=stylesheet href="https://leak.invalid/a.css">')
     assert sorted(render(leak, tmp_path / "chromium").requests) == ["http://leak.invalid/x.png",
                                                                     "https://leak.invalid/a.css"]  # fmt: skip
 

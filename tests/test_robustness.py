@@ -113,8 +113,10 @@ def test_20_mb_generated_files_are_handled(tree: Path) -> None:
     assert (tree / "tables.py").stat().st_size > 20_000_000
     done = gm("check", ".", cwd=tree)
     assert done.returncode == 2
-    assert _errors(done) == {"tables_with_a_cell.py": "tables_with_a_cell.py: error: not checked: 30.8 MB is over the "
-                             "4 MB limit (--max-file-size raises it; generated files are better excluded)"}
+    assert _errors(done) == {
+        "tables_with_a_cell.py": "tables_with_a_cell.py: error: not checked: 30.8 MB is over the "
+        "4 MB limit (--max-file-size raises it; generated files are better excluded)"
+    }
     assert "good.py:9:20: GM101" in done.stdout
 
 

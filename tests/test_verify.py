@@ -267,9 +267,7 @@ def test_every_kind_of_input_nested_outputs_and_train_mode_state():
     specs = ["int32[B,5]{0,30000}", "float32[B,8]", "int:3", "float:0.5", "bool:true", "none"]
     inputs = [arg for spec in specs for arg in ("--input", spec)]
     case = "tests/verify_cases/signatures.py"
-    report = verify_json(
-        f"{case}:Mixed", "--against", case, *inputs, "--init", '{"dim": 8}', "--train", expect=0
-    )
+    report = verify_json(f"{case}:Mixed", "--against", case, *inputs, "--init", '{"dim": 8}', "--train", expect=0)
     assert report["inputs"] == [
         "int32[B=2,5]{0,30000}",
         "float32[B=2,8]",
@@ -328,9 +326,7 @@ def test_a_package_cell_with_relative_imports_leaves_the_users_tree_untouched(tm
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(textwrap.dedent(text).lstrip())
     before = tree(project)
-    report = verify_json(
-        "pkg.model:Clip", "--input", "float32[2,4]", "--checks", "graph,export", expect=0, cwd=project
-    )
+    report = verify_json("pkg.model:Clip", "--input", "float32[2,4]", "--checks", "graph,export", expect=0, cwd=project)
     assert report["original"] == "pkg/model.py"
     graph_before = verdict(report, "graph", "before")
     assert graph_before["failure"]["where"]["path"] == "pkg/model.py"
@@ -363,9 +359,7 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
         print("mindspore" in sys.modules, "numpy" in sys.modules)
         """
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300
-    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     unfixed, imported = done.stdout.splitlines()
     # the rewritten copy lives in a temp dir; its errors point at the name the user knows

@@ -41,9 +41,7 @@ def test_a_memory_hog_is_killed_and_megabytes_of_output_stay_out_of_the_way(proj
     args = ["--input", "float32[2,3]", "--checks", "graph", "--memory-limit", "1.5", "--format", "json"]
     done = graphmend(f"{ORIGINAL}:Hoard", "--against", REWRITTEN, *args, cwd=root, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert (
-        len(done.stdout) < 20_000 and "xxxx" not in done.stdout + done.stderr
-    )  # tens of MB printed, none here
+    assert len(done.stdout) < 20_000 and "xxxx" not in done.stdout + done.stderr  # tens of MB printed, none here
     report = json.loads(done.stdout)
 
     ((version, failure),) = report["reference"]["failures"]

@@ -137,9 +137,7 @@ def _header(results, items, verifications, unsafe: bool) -> str:
     if verifications:
         passed = sum(1 for d in reports if d["passed"])
         tone = "ok" if passed == len(verifications) else "bad"
-        cards.append(
-            _card("verified", passed, "verified", "#verification", f"of {len(verifications)} Cells", tone)
-        )
+        cards.append(_card("verified", passed, "verified", "#verification", f"of {len(verifications)} Cells", tone))
     return (
         '<header class="top"><div class="wrap">'
         '<div class="brand"><span class="logo">gm</span><span>graphmend</span></div>'
@@ -163,9 +161,7 @@ def _card(key: str, value: int, label: str, href: str, note: str = "", tone: str
 def _next_steps(by_status: Counter, changed: int, errors: int) -> str:
     steps = []
     if by_status[FIXED]:
-        steps.append(
-            f"`graphmend fix` applies the {by_status[FIXED]} fix(es) shown below, in {changed} file(s)."
-        )
+        steps.append(f"`graphmend fix` applies the {by_status[FIXED]} fix(es) shown below, in {changed} file(s).")
     if by_status[UNSAFE]:
         steps.append(f"{by_status[UNSAFE]} more can be fixed with `graphmend fix --unsafe-fixes`: "
                      "read each one first, their rules say what may change.")  # fmt: skip
@@ -194,10 +190,7 @@ def _summary(counts: Counter, unsafe: bool) -> str:
         f'<tr data-rule="total"><th colspan=3>total</th>{_count("found", sum(total.values()))}'
         f"{_count(FIXED, total[FIXED])}{_count(UNSAFE, total[UNSAFE])}{_count(MANUAL, total[MANUAL])}</tr>"
     )
-    table = (
-        f'<table class="summary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody>'
-        f"<tfoot>{foot}</tfoot></table>"
-    )
+    table = f'<table class="summary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody><tfoot>{foot}</tfoot></table>'
     return _section("summary", "Summary per rule", table)
 
 
@@ -541,11 +534,7 @@ def _doc_sections(text: str) -> list[tuple[str | None, str]]:
             sections.append((line[:-1], []))
         else:
             sections[-1][1].append(line)
-    return [
-        (h, textwrap.dedent("\n".join(body)).strip("\n"))
-        for h, body in sections
-        if h or "".join(body).strip()
-    ]
+    return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in sections if h or "".join(body).strip()]
 
 
 # -- pieces --------------------------------------------------------------------------------------

@@ -61,9 +61,7 @@ def verify(
             "after": rewritten_version(mod, rewritten_source, Path(tmp) / "src"),
         }
         config = _config(cell, init or {}, parsed, inputs_from, train, rtol, atol)
-        runners = {
-            v: Runner(_launch(v, versions[v], config, Path(tmp), python, timeout, limit)) for v in VERSIONS
-        }
+        runners = {v: Runner(_launch(v, versions[v], config, Path(tmp), python, timeout, limit)) for v in VERSIONS}
         try:
             outcome = execute(plan, runners, Path(tmp))
         except WorkerStartError as exc:
@@ -176,15 +174,11 @@ class _Paths:
     def location(self, raw: dict | None) -> Location | None:
         if not raw:
             return None
-        return Location(
-            display_path(raw["path"], self.rewritten, self.original, self.label), raw["line"], raw["code"]
-        )
+        return Location(display_path(raw["path"], self.rewritten, self.original, self.label), raw["line"], raw["code"])
 
 
 def _verdict(check: str, version: str, reply: dict, where: _Paths) -> Verdict:
-    comparisons = tuple(
-        Comparison(i["name"], i["problem"], i["max_abs"], i["max_rel"]) for i in reply.get("items", [])
-    )
+    comparisons = tuple(Comparison(i["name"], i["problem"], i["max_abs"], i["max_rel"]) for i in reply.get("items", []))
     values_compared = reply.get("values_compared", True)
     notes = [reply.get("note"), None if values_compared else RANDOM_NOTE, _printed(reply.get("printed", 0))]
     return Verdict(

@@ -31,9 +31,7 @@ MEMORY_HELP = (
 
 def verify(
     target: Annotated[str, typer.Argument(help="path/to/file.py:CellName or package.module:CellName")],
-    against: Annotated[
-        Path | None, typer.Option(help="Compare with this file instead of graphmend's fix.")
-    ] = None,
+    against: Annotated[Path | None, typer.Option(help="Compare with this file instead of graphmend's fix.")] = None,
     unsafe_fixes: Annotated[
         bool, typer.Option("--unsafe-fixes", help="Let graphmend's fix apply unsafe fixes too.")
     ] = False,
@@ -41,9 +39,7 @@ def verify(
     inputs: Annotated[list[str] | None, typer.Option("--input", help=INPUT_HELP)] = None,
     inputs_from: Annotated[Path | None, typer.Option(help="Recorded inputs: an .npz, in order.")] = None,
     checks: Annotated[str | None, typer.Option(help=CHECKS_HELP)] = None,
-    train: Annotated[
-        bool, typer.Option("--train", help="Run in train mode (default: set_train(False)).")
-    ] = False,
+    train: Annotated[bool, typer.Option("--train", help="Run in train mode (default: set_train(False)).")] = False,
     rtol: Annotated[float | None, typer.Option(help="Relative tolerance (default by dtype).")] = None,
     atol: Annotated[float | None, typer.Option(help="Absolute tolerance (default by dtype).")] = None,
     python: Annotated[str, typer.Option(help="Interpreter that runs the user code.")] = sys.executable,
@@ -120,7 +116,5 @@ def _init(text: str) -> dict:
     except json.JSONDecodeError as exc:
         raise UsageError(f"--init is not valid JSON ({exc.msg} at column {exc.colno}): {text}") from None
     if not isinstance(value, dict):
-        raise UsageError(
-            f"--init must be a JSON object of keyword arguments, e.g. '{{\"dim\": 16}}', not {text}"
-        )
+        raise UsageError(f"--init must be a JSON object of keyword arguments, e.g. '{{\"dim\": 16}}', not {text}")
     return value

@@ -62,9 +62,7 @@ def _drive(version: str, runner: Runner, plan: Plan, board: _Board) -> list[dict
         finally:
             board.post(version, reply)  # even on a verifier bug: the other version waits for it
     reference, params = board.settle()
-    return [
-        runner.run(_check_job(check, version, plan, reference, params, board.data)) for check in plan.checks
-    ]
+    return [runner.run(_check_job(check, version, plan, reference, params, board.data)) for check in plan.checks]
 
 
 def _check_job(check: str, version: str, plan: Plan, reference: Path | None, params: Path | None, data: Path):

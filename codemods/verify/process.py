@@ -136,9 +136,7 @@ class Worker:
         except MemoryExceeded as exc:
             stacks = self._dump_stacks(MEMORY_STACK_WAIT)
             self.kill()
-            reply = _failure(
-                "Memory", self._memory_message(exc, _compiling(stacks)), self._user_frame(stacks)
-            )
+            reply = _failure("Memory", self._memory_message(exc, _compiling(stacks)), self._user_frame(stacks))
         except (EOFError, BrokenPipeError):
             reply = self._crash_verdict()
         return reply | {"printed": self.output.size}
@@ -221,9 +219,7 @@ class Worker:
 
     def _memory_message(self, exc: MemoryExceeded, doing: str = "") -> str:
         limit, used = gigabytes(self.launch.memory_limit), f"{exc.resident / 1e9:.2f} GB"
-        return (
-            f"killed: memory over {limit}{doing} ({used} in use; raise --memory-limit if the Cell needs more)"
-        )
+        return f"killed: memory over {limit}{doing} ({used} in use; raise --memory-limit if the Cell needs more)"
 
     def _start_failure(self, exc: BaseException) -> str:
         if isinstance(exc, MemoryExceeded):

@@ -130,11 +130,7 @@ class Report:
     def passed(self) -> bool:
         """Every requested check passes after the rewrite, against a reference."""
         after = [v for v in self.verdicts if v.version == "after"]
-        return (
-            self.reference.version is not None
-            and len(after) == len(self.checks)
-            and all(v.passed for v in after)
-        )
+        return self.reference.version is not None and len(after) == len(self.checks) and all(v.passed for v in after)
 
     def verdict(self, check: str, version: str) -> Verdict:
         return next(v for v in self.verdicts if v.check == check and v.version == version)
@@ -173,9 +169,7 @@ def _table(report: Report, problems: list[Verdict], width: int) -> Table:
     """One row per check and version; errors cut to the terminal, and printed in full below."""
     table = Table()
     for header, size in COLUMNS:
-        table.add_column(
-            header, justify="right" if header in NUMERIC else "left", no_wrap=True, min_width=size
-        )
+        table.add_column(header, justify="right" if header in NUMERIC else "left", no_wrap=True, min_width=size)
     room = max(width - sum(size + 3 for _, size in COLUMNS) - 4, 12)
     table.add_column("error / note", no_wrap=True, max_width=room)
     numbers = {(v.check, v.version): n for n, v in enumerate(problems, 1)}

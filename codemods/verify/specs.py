@@ -118,9 +118,7 @@ def _parse_dim(text: str, part: str) -> Dim:
         return Dim(int(part))
     named = _NAMED_DIM.match(part)
     if not named:
-        raise SpecError(
-            f"bad input spec {text!r}: dimension {part!r} is neither a size nor a name like B or B=4"
-        )
+        raise SpecError(f"bad input spec {text!r}: dimension {part!r} is neither a size nor a name like B or B=4")
     size = named["size"]
     if size is not None and int(size) < 1:
         raise SpecError(f"bad input spec {text!r}: dynamic dimension {part!r} needs a size of at least 1")

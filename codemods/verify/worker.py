@@ -258,9 +258,7 @@ class Worker:
         """Call labels name the sizes of a grown call: `call 3 (B=3)`."""
         if not grow:
             return ""
-        named = {
-            name: size + grow for spec in self.config["inputs"] for size, name in spec.get("dims", []) if name
-        }
+        named = {name: size + grow for spec in self.config["inputs"] for size, name in spec.get("dims", []) if name}
         return " (" + ", ".join(f"{name}={size}" for name, size in named.items()) + ")"
 
     def free_dimensions(self, net) -> None:
@@ -365,16 +363,12 @@ def load_params(net, saved: dict) -> None:
             continue
         array = saved[name]["array"]
         if tuple(array.shape) != tuple(param.shape):
-            raise ValueError(
-                f"Parameter {name} has shape {tuple(param.shape)} here, {array.shape} in the reference"
-            )
+            raise ValueError(f"Parameter {name} has shape {tuple(param.shape)} here, {array.shape} in the reference")
         param.set_data(ms.Tensor(array, dtype=param.dtype))
 
 
 def same_values(left: list, right: list) -> bool:
-    return len(left) == len(right) and all(
-        _identical(a, b) for (_, a), (_, b) in zip(left, right, strict=True)
-    )
+    return len(left) == len(right) and all(_identical(a, b) for (_, a), (_, b) in zip(left, right, strict=True))
 
 
 def _identical(a: dict, b: dict) -> bool:
@@ -449,9 +443,7 @@ def _frozen_random(reference: list[dict], calls: list[dict]) -> list[dict]:
         return []
     ref_new = not same_values(reference[0]["outputs"], reference[1]["outputs"])
     if ref_new and same_values(calls[0]["outputs"], calls[1]["outputs"]):
-        return [
-            _item("call 2 outputs", "random values frozen: call 2 repeats call 1, PyNative draws new ones")
-        ]
+        return [_item("call 2 outputs", "random values frozen: call 2 repeats call 1, PyNative draws new ones")]
     return []
 
 
