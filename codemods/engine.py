@@ -12,7 +12,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, ScopeProvider
 
 from codemods import suppressions
 from codemods.names import ModuleBindings, QualifiedNames
-from codemods.rule import FileContext, Finding, Report, Rule
+from codemods.rule import FileContext, Finding, Report, Rule, visitor_names
 from codemods.scopes import find_graph_code
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
@@ -54,13 +54,17 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
         graph_functions=graph.functions,
         cell_classes=graph.cells,
     )
-    whole = [rule(ctx) for rule in rules if rule.WHOLE_MODULE]
-    if whole:
-        cst.visit_batched(module, whole)
-    visitors = [rule(ctx) for rule in rules if not rule.WHOLE_MODULE]
-    for function in ctx.graph_functions if visitors else ():
+    visitors: dict[str, list[Rule]] = {"module": [], "cells": [], "graph": []}
+    for rule in rules:
+        if visitor_names(rule):  # GM000 visits nothing: the engine checks suppressions itself
+            visitors[rule.VISITS].append(rule(ctx))
+    if visitors["module"]:
+        cst.visit_batched(module, visitors["module"])
+    for cls in ctx.cell_classes if visitors["cells"] else ():
+        cst.visit_batched(cls, visitors["cells"])
+    for function in ctx.graph_functions if visitors["graph"] else ():
         ctx.current = function
-        cst.visit_batched(function.node, visitors)
+        cst.visit_batched(function.node, visitors["graph"])
     ctx.current = None
     return ctx
 

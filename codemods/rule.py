@@ -13,7 +13,8 @@ import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
-from codemods.scopes import GraphFunction, parent_map
+from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
+from codemods.tree import parent_map
 
 Applicability = Literal["safe", "unsafe"]
 Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
@@ -69,6 +70,7 @@ class FileContext:
     cell_classes: list[cst.ClassDef]  # the classes of the file taken for an `nn.Cell`, in source order
     current: GraphFunction | None = None  # the graph function being visited
     reports: list[Report] = field(default_factory=list)
+    _self_assignments: dict[int, dict[str, list[SelfAssignment]]] = field(default_factory=dict)
 
     @property
     def module(self) -> cst.Module:
@@ -82,6 +84,13 @@ class FileContext:
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
         return parent_map(self.module)
+
+    def self_assignments(self, cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
+        """What the methods of `cls` store on `self`, by attribute (read once per file)."""
+        found = self._self_assignments.get(id(cls))
+        if found is None:
+            found = self._self_assignments[id(cls)] = self_assignments(cls)
+        return found
 
     def names(self, node: cst.CSTNode) -> set[str]:
         """Canonical imported qualified names of `node` (`np.ones` → {"numpy.ones"})."""
@@ -98,7 +107,7 @@ class FileContext:
 class Rule(cst.BatchableCSTVisitor):
     """Base of every rule. Subclasses set the class attributes and call `self.report`.
 
-    Rules visit only graph code (see `codemods.scopes`) unless `WHOLE_MODULE` is set.
+    Rules visit only graph code (see `codemods.scopes`) unless `VISITS` says otherwise.
     The class docstring is the rule's documentation: What it does / Why it breaks graph mode /
     Example / Fix safety.
     """
@@ -108,7 +117,8 @@ class Rule(cst.BatchableCSTVisitor):
     BREAKS: ClassVar[str]  # the configurations the pattern breaks, from CATALOG.md
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
-    WHOLE_MODULE: ClassVar[bool] = False
+    # what the engine visits with the rule: the graph functions, the Cell classes, or the whole file
+    VISITS: ClassVar[Literal["graph", "cells", "module"]] = "graph"
 
     def __init__(self, ctx: FileContext) -> None:
         super().__init__()
@@ -116,7 +126,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     def get_visitors(self) -> Mapping[str, Callable[..., object]]:
         # libcst's own runs inspect.getmembers over ~1,600 attributes for every instance, every file
-        return {name: getattr(self, name) for name in _visitor_names(type(self))}
+        return {name: getattr(self, name) for name in visitor_names(type(self))}
 
     def report(
         self,
@@ -137,7 +147,7 @@ class Rule(cst.BatchableCSTVisitor):
 
 
 @functools.cache
-def _visitor_names(cls: type[Rule]) -> tuple[str, ...]:
+def visitor_names(cls: type[Rule]) -> tuple[str, ...]:
     """The visit_/leave_ methods `cls` defines or inherits, without libcst's empty stubs."""
     names = []
     for name in dir(cls):

@@ -14,14 +14,13 @@ Functions nested inside graph code are part of it and are not listed separately.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
 
 from codemods.names import imported_names
+from codemods.tree import children
 
 
 @dataclass(frozen=True)
@@ -65,27 +64,6 @@ def find_graph_code(module: cst.Module, qualified: Mapping[cst.CSTNode, object])
     return GraphCode(outermost, cells)
 
 
-def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
-    """The parent of every node under `root`: libcst's ParentNodeProvider, ten times faster.
-
-    The provider visits the tree through libcst's visitor machinery (which rebuilds every node);
-    this reads the dataclass fields that hold the children directly.
-    """
-    parents: dict[cst.CSTNode, cst.CSTNode] = {}
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        for child in _children(node):
-            parents[child] = node
-            todo.append(child)
-    return parents
-
-
-@functools.cache
-def _child_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
 class _Index:
     """One pass over the file: classes, functions in source order, what encloses each, the calls in each."""
 
@@ -102,7 +80,7 @@ class _Index:
             self._record(node, stack)
             if isinstance(node, cst.FunctionDef):
                 stack = (*stack, node)
-            todo.extend((child, stack) for child in reversed(_children(node)))
+            todo.extend((child, stack) for child in reversed(children(node)))
 
     def _record(self, node: cst.CSTNode, stack: tuple[cst.FunctionDef, ...]) -> None:
         if isinstance(node, cst.Call):
@@ -118,18 +96,6 @@ class _Index:
             self.imports_mindspore |= any(_is_mindspore(alias.name) for alias in node.names)
         elif isinstance(node, cst.ImportFrom):
             self.imports_mindspore |= node.module is not None and _is_mindspore(node.module)
-
-
-def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The child nodes of `node`, read from its dataclass fields (libcst's `children` rebuilds the node)."""
-    children: list[cst.CSTNode] = []
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            children.append(value)
-        elif isinstance(value, (list, tuple)):
-            children.extend(item for item in value if isinstance(item, cst.CSTNode))
-    return children
 
 
 def _is_mindspore(name: cst.Attribute | cst.Name) -> bool:
@@ -242,3 +208,52 @@ def _methods(cls: cst.ClassDef) -> Iterator[cst.FunctionDef]:
 
 def _defines(cls: cst.ClassDef, name: str) -> bool:
     return any(method.name.value == name for method in _methods(cls))
+
+
+# What `__init__` and the other methods of a Cell store on `self`.
+
+UNKNOWN = cst.Ellipsis()  # the value of an attribute set by unpacking a call: `self.a, self.b = f()`
+
+
+@dataclass(frozen=True)
+class SelfAssignment:
+    method: str  # the method of the class it is in
+    value: cst.BaseExpression | cst.AugAssign  # the value stored; UNKNOWN; the statement of `self.a += v`
+
+
+def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
+    """`self.<attr> = value` (also annotated, unpacked, augmented) in every method of `cls`, by attribute.
+
+    Nested classes are another `self`: not read.
+    """
+    found: dict[str, list[SelfAssignment]] = {}
+
+    def record(method: str, target: cst.BaseExpression, value: cst.BaseExpression | cst.AugAssign) -> None:
+        if _is_self_attribute(target):
+            found.setdefault(target.attr.value, []).append(SelfAssignment(method, value))  # type: ignore[attr-defined]
+        elif isinstance(target, (cst.Tuple, cst.List)) and not isinstance(value, cst.AugAssign):
+            values = value.elements if isinstance(value, (cst.Tuple, cst.List)) else ()
+            paired = len(values) == len(target.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in (*values, *target.elements)
+            )
+            for i, element in enumerate(target.elements):
+                record(method, element.value, values[i].value if paired else UNKNOWN)
+
+    for method in _methods(cls):
+        todo: list[cst.CSTNode] = [method.body]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    record(method.name.value, target.target, node.value)
+            elif isinstance(node, cst.AnnAssign) and node.value is not None:
+                record(method.name.value, node.target, node.value)
+            elif isinstance(node, cst.AugAssign):
+                record(method.name.value, node.target, node)
+            if not isinstance(node, cst.ClassDef):
+                todo.extend(reversed(children(node)))
+    return found
+
+
+def _is_self_attribute(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"

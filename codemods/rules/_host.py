@@ -21,7 +21,6 @@ from libcst.metadata import Assignment, FunctionScope
 
 from codemods.rule import FileContext
 
-UNKNOWN = cst.Ellipsis()  # the value of an attribute set by unpacking a call
 TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
 _TENSOR_MAKERS = TENSOR_CONSTRUCTORS | {"mindspore.Parameter"}
 _OP_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
@@ -41,7 +40,6 @@ class Values:
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
-        self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
         self._names: dict[tuple[int, str], bool] = {}  # (scope, name) → every binding is a tensor
         self._resolving: set[tuple[int, str]] = set()
 
@@ -204,9 +202,11 @@ class Values:
 
     def attributes(self, cell: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
         """`self.<attr> = value` in every method of `cell` other than `construct`, by attribute."""
-        found = self._attributes.get(id(cell))
-        if found is None:
-            found = self._attributes[id(cell)] = _self_assignments(cell)
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for name, assignments in self.ctx.self_assignments(cell).items():
+            for a in assignments:
+                if a.method != "construct" and not isinstance(a.value, cst.AugAssign):
+                    found.setdefault(name, []).append(a.value)
         return found
 
 
@@ -234,41 +234,3 @@ def _is_shape_tuple(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
         return _is_shape_tuple(node.value)
     return False
-
-
-def _self_assignments(cell: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
-    collector = _SelfAssignments()
-    for statement in cell.body.body if isinstance(cell.body, cst.IndentedBlock) else ():
-        if isinstance(statement, cst.FunctionDef) and statement.name.value != "construct":
-            statement.visit(collector)
-    return collector.found
-
-
-class _SelfAssignments(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: dict[str, list[cst.BaseExpression]] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._record(target.target, node.value)
-
-    def _record(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        if _is_self_attribute(target):
-            self.found.setdefault(target.attr.value, []).append(value)  # type: ignore[attr-defined]
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            values = value.elements if isinstance(value, (cst.Tuple, cst.List)) else ()
-            paired = len(values) == len(target.elements) and not any(
-                isinstance(e, cst.StarredElement) for e in (*values, *target.elements)
-            )
-            for i, element in enumerate(target.elements):
-                # `self.a, self.b = f()`: the value of each is unknown
-                self._record(element.value, values[i].value if paired else UNKNOWN)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and _is_self_attribute(node.target):
-            self.found.setdefault(node.target.attr.value, []).append(node.value)  # type: ignore[union-attr]
-
-
-def _is_self_attribute(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"

@@ -36,6 +36,7 @@ import libcst as cst
 
 from codemods.names import qualified_names
 from codemods.rule import FileContext
+from codemods.scopes import UNKNOWN
 
 # modules whose functions are tensor ops (not `mint.distributed.is_available` and the like)
 OP_MODULES = frozenset({
@@ -167,7 +168,6 @@ class Facts:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self._functions: dict[int, _FunctionIndex] = {}
-        self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
         self._visiting: set[tuple[str, str]] = set()
 
     # -- bindings -----------------------------------------------------------------------------------
@@ -352,10 +352,8 @@ class Facts:
         cell = self.ctx.current.cell if self.ctx.current else None
         if cell is None or not _is_self_attribute(node):
             return []
-        found = self._attributes.get(id(cell))
-        if found is None:
-            found = self._attributes[id(cell)] = _self_assignments(cell)
-        return found.get(node.attr.value, [])  # type: ignore[union-attr]
+        stored = self.ctx.self_assignments(cell).get(node.attr.value, [])  # type: ignore[union-attr]
+        return [a.value for a in stored if a.value is not UNKNOWN]  # type: ignore[misc]
 
     def primitive_of(self, func: cst.BaseExpression) -> str | None:
         """`ops.ReduceSum()` called, or `self.sum` set only to `ops.ReduceSum(...)`: the primitive's name."""
@@ -915,30 +913,3 @@ def _union(*keys: frozenset[str] | None) -> frozenset[str] | None:
 
 def _atom(ctx: FileContext, node: cst.CSTNode) -> str:
     return "expr:" + " ".join(ctx.code(node).split())
-
-
-def _self_assignments(cell: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
-    collector = _SelfAssignments()
-    cell.visit(collector)
-    return collector.found
-
-
-class _SelfAssignments(cst.CSTVisitor):
-    """`self.<attr> = value` anywhere in the class; `self.<attr> += v` records the AugAssign (unknown)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: dict[str, list[cst.BaseExpression]] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if _is_self_attribute(target.target):
-                self.found.setdefault(target.target.attr.value, []).append(node.value)  # type: ignore[union-attr]
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and _is_self_attribute(node.target):
-            self.found.setdefault(node.target.attr.value, []).append(node.value)  # type: ignore[union-attr]
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if _is_self_attribute(node.target):
-            self.found.setdefault(node.target.attr.value, []).append(node)  # type: ignore[arg-type, union-attr]

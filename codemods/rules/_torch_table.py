@@ -26,6 +26,7 @@ from libcst.metadata import GlobalScope, Scope
 
 from codemods.names import qualified_names
 from codemods.rule import FileContext
+from codemods.scopes import UNKNOWN
 
 # -- dim= → axis= on functional ops (GM502) ---------------------------------------------------------
 
@@ -226,7 +227,6 @@ class Receivers:
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
-        self._attributes: dict[int, dict[str, list[cst.BaseExpression]]] = {}
         self._class_names: set[str] | None = None
         self._targets: dict[int, dict[int, cst.BaseExpression]] = {}
 
@@ -265,7 +265,9 @@ class Receivers:
             return False
         if not _is_self(node.value):
             return True
-        values = self._self_assignments().get(node.attr.value, [])
+        cell = self.ctx.current.cell if self.ctx.current else None
+        stored = self.ctx.self_assignments(cell).get(node.attr.value, []) if cell else []
+        values = [a.value for a in stored if a.value is not UNKNOWN and not isinstance(a.value, cst.AugAssign)]
         return not values or any(self._stores_tensor(v, depth) for v in values)
 
     def _call(self, node: cst.Call, depth: int) -> bool:
@@ -319,16 +321,6 @@ class Receivers:
             self._targets[id(function)] = collector.values
         return self._targets[id(function)].get(id(target))
 
-    def _self_assignments(self) -> dict[str, list[cst.BaseExpression]]:
-        cell = self.ctx.current.cell if self.ctx.current else None
-        if cell is None:
-            return {}
-        if id(cell) not in self._attributes:
-            collector = _SelfAssignments()
-            cell.visit(collector)
-            self._attributes[id(cell)] = collector.found
-        return self._attributes[id(cell)]
-
     def _classes(self) -> set[str]:
         if self._class_names is None:
             self._class_names = {s.name.value for s in self.ctx.module.body if isinstance(s, cst.ClassDef)}
@@ -363,24 +355,6 @@ class _Targets(cst.CSTVisitor):
         )
         if isinstance(target, cst.Name) and is_range:
             self.values[id(target)] = cst.Integer("0")
-
-
-class _SelfAssignments(cst.CSTVisitor):
-    """`self.<attr> = value` anywhere in the class."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: dict[str, list[cst.BaseExpression]] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Attribute) and _is_self(target.target.value):
-                self.found.setdefault(target.target.attr.value, []).append(node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        target = node.target
-        if node.value is not None and isinstance(target, cst.Attribute) and _is_self(target.value):
-            self.found.setdefault(target.attr.value, []).append(node.value)
 
 
 # -- small shared helpers ----------------------------------------------------------------------------

@@ -26,4 +26,3 @@ class UnusedSuppression(Rule):
     NAME = UNUSED_NAME
     BREAKS = "nothing (hygiene)"
     FIX = "none"
-    WHOLE_MODULE = True

@@ -41,7 +41,7 @@ class PythonListOfCells(Rule):
     CODE = "GM203"
     NAME = "python-list-of-cells"
     BREAKS = "GRAPH, STRICT, dynamic, export"
-    WHOLE_MODULE = True
+    VISITS = "cells"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -1,0 +1,66 @@
+"""The fast tree reads agree with libcst's providers on every golden input; what a Cell stores on `self`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
+
+from codemods.names import QualifiedNames
+from codemods.scopes import UNKNOWN, self_assignments
+from codemods.tree import parent_map
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+INPUTS = sorted(p for p in GOLDEN.rglob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_parent_map_is_libcsts_parent_provider(path: Path) -> None:
+    wrapper = MetadataWrapper(cst.parse_module(path.read_bytes()), unsafe_skip_copy=True)
+    assert parent_map(wrapper.module) == dict(wrapper.resolve(ParentNodeProvider))
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_qualified_names_are_libcsts_provider(path: Path) -> None:
+    wrapper = MetadataWrapper(cst.parse_module(path.read_bytes()), unsafe_skip_copy=True)
+    expected = wrapper.resolve(QualifiedNameProvider)
+    mine = QualifiedNames(wrapper.resolve(ScopeProvider))
+    nodes = [n for n in expected if isinstance(n, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))]
+    assert nodes
+    for node in nodes:
+        value = expected[node]
+        assert (mine.get(node) or set()) == (value() if callable(value) else value), wrapper.module.code_for_node(node)
+
+
+def test_self_assignments_by_attribute_with_the_method_they_are_in() -> None:
+    module = cst.parse_module(
+        "class Net(nn.Cell):\n"
+        "    def __init__(self, n):\n"
+        "        self.a = ops.zeros(n)\n"
+        "        self.b: int = 3\n"
+        "        self.c, self.d = 1, n\n"
+        "        self.e, self.f = make()\n"
+        "        if n:\n"
+        "            self.a = None\n"
+        "        class Inner:\n"
+        "            def __init__(self):\n"
+        "                self.a = 'not the Cell'\n"
+        "    def construct(self, x):\n"
+        "        self.b += 1\n"
+        "        return x\n"
+    )
+    found = self_assignments(module.body[0])  # type: ignore[arg-type]
+    code = {
+        name: [(a.method, a.value if a.value is UNKNOWN else module.code_for_node(a.value).strip()) for a in values]
+        for name, values in found.items()
+    }
+    assert code == {
+        "a": [("__init__", "ops.zeros(n)"), ("__init__", "None")],
+        "b": [("__init__", "3"), ("construct", "self.b += 1")],
+        "c": [("__init__", "1")],
+        "d": [("__init__", "n")],
+        "e": [("__init__", UNKNOWN)],
+        "f": [("__init__", UNKNOWN)],
+    }
