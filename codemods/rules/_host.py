@@ -20,9 +20,8 @@ import libcst.matchers as m
 from libcst.metadata import Assignment, FunctionScope
 
 from codemods.rule import FileContext
+from codemods.rules._tensor_facts import TENSOR_CONSTRUCTORS, TENSOR_MAKERS
 
-TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
-_TENSOR_MAKERS = TENSOR_CONSTRUCTORS | {"mindspore.Parameter"}
 _OP_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
 _NOT_TENSOR_OPS = frozenset({"shape", "rank", "dtype", "typeof", "is_tensor", "isconstant", "print_"})
 # Tensor methods that return a tensor (methods such as `asnumpy`, `item`, `tolist` do not).
@@ -84,7 +83,7 @@ class Values:
 
     def _call_gives_tensor(self, call: cst.Call) -> bool:
         names = self.ctx.names(call.func)
-        if names & _TENSOR_MAKERS:
+        if names & TENSOR_MAKERS:
             return True
         for name in names:
             if name.startswith(_OP_MODULES):
@@ -94,7 +93,7 @@ class Values:
         return isinstance(func, cst.Attribute) and func.attr.value in _TENSOR_METHODS and self.is_tensor(func.value)
 
     def _makes_tensor(self, value: cst.BaseExpression) -> bool:
-        return isinstance(value, cst.Call) and bool(self.ctx.names(value.func) & _TENSOR_MAKERS)
+        return isinstance(value, cst.Call) and bool(self.ctx.names(value.func) & TENSOR_MAKERS)
 
     def _name_is_tensor(self, name: cst.Name) -> bool:
         scope = self.ctx.scopes.get(name)

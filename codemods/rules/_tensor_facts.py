@@ -133,14 +133,14 @@ _IMPURE_FRAGMENTS = (
 _PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "float", "int", "bool"})
 ITERATORS = ("enumerate", "zip", "reversed")
 # Elementwise ops: the result has the broadcast shape of the arguments
-_ELEMENTWISE = frozenset({
+ELEMENTWISE = frozenset({
     "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "square", "neg", "sigmoid", "tanh", "relu",
     "relu6", "gelu", "silu", "softplus", "sin", "cos", "floor", "ceil", "round", "sign", "reciprocal", "erf",
     "add", "sub", "mul", "div", "pow", "maximum", "minimum", "clip_by_value", "clamp", "clip", "where",
     "select", "logical_and", "logical_or", "logical_not", "masked_fill", "isnan", "isinf", "isfinite",
     "softmax", "log_softmax",
 })  # fmt: skip
-_CASTS = frozenset({"float", "half", "double", "int", "long", "bool"})
+CASTS = frozenset({"float", "half", "double", "int", "long", "bool"})
 
 
 @dataclass(frozen=True)
@@ -614,16 +614,16 @@ class Facts:
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
         if short == "cast" and len(positional) == 2:
             return _union(self.shape_key(positional[0]), frozenset({"dtype:" + self.ctx.code(positional[1])}))
-        if short in _ELEMENTWISE and len(positional) == len(call.args):
+        if short in ELEMENTWISE and len(positional) == len(call.args):
             return _union(*(self.shape_key(p) for p in positional))
         if isinstance(func, cst.Attribute) and self.is_tensor(func.value):
             method = func.attr.value
             receiver = self.shape_key(func.value)
             if method == "astype" and len(positional) == 1:
                 return _union(receiver, frozenset({"dtype:" + self.ctx.code(positional[0])}))
-            if method in _CASTS and not call.args:
+            if method in CASTS and not call.args:
                 return _union(receiver, frozenset({"dtype:" + method}))
-            if method in _ELEMENTWISE and len(positional) == len(call.args):
+            if method in ELEMENTWISE and len(positional) == len(call.args):
                 return _union(receiver, *(self.shape_key(p) for p in positional))
         return frozenset({_atom(self.ctx, call)})
 

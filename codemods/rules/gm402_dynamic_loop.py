@@ -3,7 +3,10 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import Dim, Facts
+from codemods.rules._tensor_facts import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS, Dim, Facts
+
+# methods that keep dimension 0 of their receiver
+_SHAPE_KEEPING = ELEMENTWISE | CASTS | {"cumsum", "cumprod", "astype", "to"}
 
 
 class DynamicLoop(Rule):
@@ -93,9 +96,28 @@ class DynamicLoop(Rule):
             unstacked = self._unstacked(iterable, args)
             if unstacked is not None:
                 return [unstacked]
-        if facts.is_tensor(iterable):
+        if facts.is_tensor(iterable) and not self._host_sized(iterable):
             return [Dim(self.ctx.code(iterable), 0)]
         return []
+
+    def _host_sized(self, node: cst.BaseExpression) -> bool:
+        """A tensor built from host data (`ms.tensor([0] + counts[:-1]).cumsum(-1)`): Python knows its length."""
+        for _ in range(8):
+            if isinstance(node, cst.Name):
+                bindings = self.facts.bindings(node.value)
+                if len(bindings) != 1 or bindings[0].kind != "value":
+                    return False
+                node = bindings[0].node  # type: ignore[assignment]
+            elif not isinstance(node, cst.Call):
+                return False
+            elif self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
+                data = node.args[0].value if node.args and node.args[0].keyword is None else None
+                return data is not None and not self.facts.dims(data) and not self.facts.depends_on_tensor(data)
+            elif isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_KEEPING:
+                node = node.func.value
+            else:
+                return False
+        return False
 
     def _unstacked(self, call: cst.Call, args: list[cst.BaseExpression]) -> Dim | None:
         """`ops.unstack(x, axis=k)` / `ops.unbind(x, k)`: a tuple as long as dimension k of `x`."""
