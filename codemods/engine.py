@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import CodeRange, MetadataWrapper, ScopeProvider
+from libcst.metadata import CodeRange, MetadataWrapper
 
 from codemods import suppressions
-from codemods.names import ModuleBindings, QualifiedNames
+from codemods.names import ModuleBindings, QualifiedNames, resolve_scopes
 from codemods.rule import FileContext, Finding, Report, Rule, visitor_names
 from codemods.scopes import find_graph_code
 
@@ -42,7 +42,7 @@ def parse(source: str | bytes) -> cst.Module:
 def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileContext:
     """Run `rules` over the graph code of `module`; the reports land in the returned context."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = wrapper.resolve(ScopeProvider)
+    scopes = resolve_scopes(wrapper)
     qualified = QualifiedNames(scopes)
     graph = find_graph_code(module, qualified)
     ctx = FileContext(

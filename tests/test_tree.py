@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
 
-from codemods.names import QualifiedNames
+from codemods.names import QualifiedNames, resolve_scopes
 from codemods.scopes import UNKNOWN, self_assignments
 from codemods.tree import parent_map
 
@@ -23,10 +23,11 @@ def test_parent_map_is_libcsts_parent_provider(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_qualified_names_are_libcsts_provider(path: Path) -> None:
+def test_scopes_and_qualified_names_are_libcsts_providers(path: Path) -> None:
     wrapper = MetadataWrapper(cst.parse_module(path.read_bytes()), unsafe_skip_copy=True)
     expected = wrapper.resolve(QualifiedNameProvider)
-    mine = QualifiedNames(wrapper.resolve(ScopeProvider))
+    mine = QualifiedNames(resolve_scopes(wrapper))
+    assert resolve_scopes(wrapper).keys() == wrapper.resolve(ScopeProvider).keys()
     nodes = [n for n in expected if isinstance(n, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))]
     assert nodes
     for node in nodes:
