@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -192,6 +193,9 @@ def _measure(name: str, command: list[str], cwd: Path, env: dict | None = None) 
     return run
 
 
+_FINDING = re.compile(rb":\d+:\d+: GM\d{3} ")  # path:line:column: CODE — one per finding
+
+
 def _note(name: str, out: Path, err: Path) -> str:
     """What the run says about its work: diffs, findings, failures."""
     text = err.read_text(errors="replace")
@@ -204,7 +208,8 @@ def _note(name: str, out: Path, err: Path) -> str:
         return "; ".join([changed, *failed])
     if "diff" in name:
         return changed
-    return f"{len(lines)} findings, {len(text.splitlines())} file errors"
+    findings = sum(bool(_FINDING.search(line)) for line in lines)
+    return f"{findings} findings, {len(text.splitlines())} file errors"
 
 
 class _TreeSampler:

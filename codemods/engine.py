@@ -199,6 +199,13 @@ def _reparse(module: cst.Module, path: str) -> cst.Module:
         raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
 
 
+def _one_line(message: str) -> str:
+    """A message quoting code that spans lines (`f(\n    a,\n)`) is still one line of output."""
+    if "\n" not in message:
+        return message
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
 def _finding(ctx: FileContext, report: Report) -> Finding:
     pos = ctx.positions[report.node]
     fix = report.fix
@@ -210,7 +217,7 @@ def _finding(ctx: FileContext, report: Report) -> Finding:
         column=pos.start.column + 1,
         end_line=pos.end.line,
         end_column=pos.end.column + 1,
-        message=report.message,
+        message=_one_line(report.message),
         fix=fix.applicability if fix else None,
         original=ctx.code(report.node),
         replacement=ctx.code(fix.replacement) if fix else None,
