@@ -6,6 +6,7 @@ import base64
 import dataclasses
 import hashlib
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -79,15 +80,28 @@ def _execute(tasks: list[Task], indexes: list[int], jobs: int):
         for i, task in zip(indexes, tasks, strict=True):
             yield i, run_task(task)
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        futures = {pool.submit(run_task, task): i for i, task in zip(indexes, tasks, strict=True)}
+    # Workers are forked from a server process that has imported graphmend and nothing else, not from this
+    # process, which holds the source of every file: forked from here, each worker would carry it too.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["codemods.runner"])
+    by_index = dict(zip(indexes, tasks, strict=True))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+        futures = {pool.submit(_run_in_worker, task): i for i, task in by_index.items()}
         for future in as_completed(futures):
-            i = futures[future]
+            i = futures.pop(future)
+            task = by_index[i]
             try:
-                yield i, future.result()
+                result = future.result()
             except Exception as exc:  # a worker died (e.g. out of memory): that file fails, the run goes on
-                path = tasks[indexes.index(i)].path
-                yield i, FileResult(path, error=FileError(path, f"internal error: {type(exc).__name__}: {exc}"))
+                message = f"internal error: {type(exc).__name__}: {exc}"
+                result = FileResult(task.path, original=task.data, error=FileError(task.path, message))
+            yield i, dataclasses.replace(result, original=task.data)
+
+
+def _run_in_worker(task: Task) -> FileResult:
+    """`run_task` in a worker: the parent has the source, so only an output that differs travels back."""
+    result = run_task(task)
+    return dataclasses.replace(result, original=b"", output=result.output if result.changed else None)
 
 
 class Cache:
