@@ -82,8 +82,11 @@ def _execute(tasks: list[Task], indexes: list[int], jobs: int):
         return
     # Workers are forked from a server process that has imported graphmend and nothing else, not from this
     # process, which holds the source of every file: forked from here, each worker would carry it too.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["codemods.runner"])
+    # (Windows has no forkserver: its workers are spawned, which starts them as small.)
+    server = "forkserver" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if server else None)
+    if server:
+        context.set_forkserver_preload(["codemods.runner"])
     by_index = dict(zip(indexes, tasks, strict=True))
     with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
         futures = {pool.submit(_run_in_worker, task): i for i, task in by_index.items()}
