@@ -95,11 +95,20 @@ def select_files(
     paths: Iterable[Path], settings: Settings, exclude: tuple[str, ...] = (), changed_since: str | None = None
 ) -> Discovery:
     """`discover`, less excluded and git-ignored files, and (with `changed_since`) unchanged ones."""
+    paths = list(paths)
     found = discover(paths)
     patterns = (*settings.exclude, *exclude)
     files = [f for f in found.files if not (patterns and _excluded(f, settings, patterns))]
+    # .gitignore prunes what a directory walk finds, like ruff: a file named on the command line is checked,
+    # and so is everything under a named directory that is itself ignored (`graphmend check build/`)
+    named = {absolute(p) for p in paths}
+    ignored_roots = {absolute(p) for p in _git_ignored([p for p in paths if p.is_dir()])}
     ignored = _git_ignored(files)
-    files = [f for f in files if f not in ignored]
+    files = [
+        f
+        for f in files
+        if f not in ignored or absolute(f) in named or any(absolute(f).is_relative_to(r) for r in ignored_roots)
+    ]
     if changed_since is not None:
         changed = _git_changed(changed_since, settings.root)
         if changed is None:
@@ -122,7 +131,7 @@ def _git(cwd: Path, *args: str, stdin: str | None = None) -> str | None:
 
 
 def _git_ignored(files: list[Path]) -> set[Path]:
-    """The files a .gitignore covers (none outside a git work tree)."""
+    """The files (or directories) a .gitignore covers (none outside a git work tree)."""
     ignored: set[Path] = set()
     by_dir: dict[Path, list[Path]] = {}
     for f in files:

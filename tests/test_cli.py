@@ -280,6 +280,10 @@ def test_gitignore_is_respected_and_changed_since_limits_the_run(project: Path) 
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "base")
     assert "generated" not in gm("check", ".", cwd=project).stdout
+    # what is named is checked: an ignored file, an ignored directory, the directory one is in
+    assert "generated/model.py" in gm("check", "generated/model.py", cwd=project).stdout
+    assert "generated/model.py" in gm("check", "generated", cwd=project).stdout
+    assert "model.py" in gm("check", ".", cwd=project / "generated").stdout
     (project / "pkg" / "new.py").write_text(HOSTILE)
     changed = gm("check", ".", "--changed-since", "HEAD", cwd=project).stdout
     assert "pkg/new.py" in changed and "pkg/head.py" not in changed
