@@ -229,7 +229,7 @@ def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
     found: dict[str, list[SelfAssignment]] = {}
 
     def record(method: str, target: cst.BaseExpression, value: cst.BaseExpression | cst.AugAssign) -> None:
-        if _is_self_attribute(target):
+        if is_self_attribute(target):
             found.setdefault(target.attr.value, []).append(SelfAssignment(method, value))  # type: ignore[attr-defined]
         elif isinstance(target, (cst.Tuple, cst.List)) and not isinstance(value, cst.AugAssign):
             values = value.elements if isinstance(value, (cst.Tuple, cst.List)) else ()
@@ -255,5 +255,6 @@ def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
     return found
 
 
-def _is_self_attribute(node: cst.BaseExpression) -> bool:
+def is_self_attribute(node: cst.BaseExpression) -> bool:
+    """`self.<name>`."""
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"

@@ -36,7 +36,7 @@ import libcst as cst
 
 from codemods.names import qualified_names
 from codemods.rule import FileContext
-from codemods.scopes import UNKNOWN
+from codemods.scopes import UNKNOWN, is_self_attribute
 
 # modules whose functions are tensor ops (not `mint.distributed.is_available` and the like)
 OP_MODULES = frozenset({
@@ -350,7 +350,7 @@ class Facts:
     def self_attribute(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
         """The values `self.<attr>` is set to in the methods of the current Cell (empty: unknown)."""
         cell = self.ctx.current.cell if self.ctx.current else None
-        if cell is None or not _is_self_attribute(node):
+        if cell is None or not is_self_attribute(node):
             return []
         stored = self.ctx.self_assignments(cell).get(node.attr.value, [])  # type: ignore[union-attr]
         return [a.value for a in stored if a.value is not UNKNOWN]  # type: ignore[misc]
@@ -833,10 +833,6 @@ def _is_array_index(node: cst.CSTNode) -> bool:
 def _is_none_or_ellipsis(node: cst.CSTNode) -> bool:
     value = node.value if isinstance(node, cst.Index) else None
     return isinstance(value, cst.Ellipsis) or isinstance(value, cst.Name) and value.value == "None"
-
-
-def _is_self_attribute(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 def _is_value_comparison(node: cst.Comparison) -> bool:

@@ -5,6 +5,7 @@ import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
+from codemods.scopes import is_self_attribute
 
 # Calls that register child Cells by hand: a class that makes them may alias its list elsewhere
 _REGISTERS = ("insert_child_to_cell", "__setattr__", "setattr")
@@ -64,7 +65,7 @@ class PythonListOfCells(Rule):
             self._check(cls, assign)  # type: ignore[arg-type]
 
     def _check(self, cls: cst.ClassDef, assign: cst.Assign) -> None:
-        if len(assign.targets) != 1 or not _is_self_attribute(assign.targets[0].target):
+        if len(assign.targets) != 1 or not is_self_attribute(assign.targets[0].target):
             return
         value = assign.value
         elements = _elements(value)
@@ -117,7 +118,3 @@ def _used_as_plain_list(cls: cst.ClassDef, attr: str) -> bool:
 def _is_method(cls: cst.ClassDef, fn: cst.FunctionDef) -> bool:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return any(statement is fn for statement in body)
-
-
-def _is_self_attribute(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
