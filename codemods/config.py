@@ -6,25 +6,39 @@
     unsafe-fixes = false
     exclude = ["third_party/**", "*_pb2.py"]
     per-file-ignores = { "tests/**" = ["GM101"] }
-    max-file-size = 4                # MB; larger files with graph code are reported, not parsed
+    max-file-size = 4                # MB (> 0, at most 1024); larger files are reported, not read
 
     [[tool.graphmend.verify]]        # what `graphmend fix --verify` proves before it writes
     cell = "models/head.py:Head"
     init = { dim = 16 }
     inputs = ["float32[B,5,16]"]
 
-Command-line flags override the file.
+Command-line flags override the file. Every value is checked for its type and range when the file is loaded: a
+wrong one raises ConfigError naming the file, the key, what was expected and what was found, e.g.
+`pyproject.toml: [tool.graphmend] unsafe-fixes: expected true or false, got "false"` (the CLI prints it and
+exits 2). Rule codes are only checked to be strings here; the CLI checks that they exist. An unknown key is not
+an error but a message in Settings.warnings, with the closest known key (like ruff), so that a config written
+for another version of graphmend still loads.
 """
 
 from __future__ import annotations
 
+import datetime
+import difflib
 import fnmatch
+import json
+import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-KNOWN_KEYS = {"select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "verify"}
+KNOWN_KEYS = ("select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "verify")
+VERIFY_KEYS = ("cell", "init", "inputs")
+DEFAULT_MAX_FILE_SIZE = 4.0  # MB
+MAX_FILE_SIZE = 1024  # MB: the limit exists to skip huge generated files; a bigger one is a typo, not a choice
+CELL_FORMAT = '"path/to/file.py:Cell"'
 
 
 class ConfigError(Exception):
@@ -50,8 +64,9 @@ class Settings:
     unsafe_fixes: bool = False
     exclude: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    max_file_size: float = 4.0  # MB
+    max_file_size: float = DEFAULT_MAX_FILE_SIZE  # MB
     verify: tuple[VerifyTarget, ...] = ()
+    warnings: tuple[str, ...] = ()  # one line each, "<path>: [tool.graphmend] unknown key ..."; for the CLI to print
 
     def is_excluded(self, path: Path) -> bool:
         return any(_glob_match(self._relative(path), pattern) for pattern in self.exclude)
@@ -71,53 +86,182 @@ class Settings:
 
 def find_config(paths: list[Path]) -> Path | None:
     """The nearest pyproject.toml with a [tool.graphmend] table, from the first path upward."""
-    start = (paths[0] if paths else Path.cwd()).resolve()
-    for directory in [start, *start.parents] if start.is_dir() else start.parents:
+    start = _resolve(paths[0] if paths else Path("."))
+    # os.path.isdir/isfile, not Path's: those raise PermissionError under a directory that cannot be searched
+    for directory in [start, *start.parents] if os.path.isdir(start) else start.parents:
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "graphmend" in _read(candidate).get("tool", {}):
+        if os.path.isfile(candidate) and "graphmend" in _tool_table(_read(candidate)):
             return candidate
     return None
 
 
 def load(paths: list[Path], explicit: Path | None = None) -> Settings:
+    """The settings of the nearest (or the explicit) config; ConfigError on a file or value that is wrong."""
     source = explicit or find_config(paths)
     if source is None:
-        return Settings(root=Path.cwd().resolve())
-    table = _read(source).get("tool", {}).get("graphmend", {})
-    unknown = set(table) - KNOWN_KEYS
-    if unknown:
-        raise ConfigError(f"{source}: unknown key(s) in [tool.graphmend]: {', '.join(sorted(unknown))}")
+        return Settings(root=_resolve(Path(".")))
+    table = _tool_table(_read(source)).get("graphmend", {})
+    where = f"{source}: [tool.graphmend]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table, got {_toml(table)}")
+    targets, verify_warnings = _verify_targets(table.get("verify", []), source)
     return Settings(
-        root=source.parent.resolve(),
+        root=_resolve(source.parent),
         source=source,
-        select=tuple(_strings(table, "select", source)) if "select" in table else None,
-        ignore=tuple(_strings(table, "ignore", source)),
-        unsafe_fixes=bool(table.get("unsafe-fixes", False)),
-        exclude=tuple(_strings(table, "exclude", source)),
-        per_file_ignores={glob: tuple(codes) for glob, codes in table.get("per-file-ignores", {}).items()},
-        max_file_size=float(table.get("max-file-size", 4.0)),
-        verify=tuple(_verify_target(entry, source) for entry in table.get("verify", [])),
+        select=_strings(table["select"], where, "select") if "select" in table else None,
+        ignore=_strings(table.get("ignore", []), where, "ignore"),
+        unsafe_fixes=_boolean(table.get("unsafe-fixes", False), where, "unsafe-fixes"),
+        exclude=_strings(table.get("exclude", []), where, "exclude"),
+        per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), where),
+        max_file_size=_megabytes(table.get("max-file-size", DEFAULT_MAX_FILE_SIZE), where, "max-file-size"),
+        verify=targets,
+        warnings=(*_unknown_keys(table, KNOWN_KEYS, where), *verify_warnings),
     )
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def _resolve(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError as exc:  # the working directory was deleted under us
+        raise ConfigError(f"{path}: cannot resolve: {exc.strerror or exc}") from exc
 
 
 def _read(path: Path) -> dict:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from exc
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: not UTF-8 ({exc})") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        return tomllib.loads(text)
+    except RecursionError as exc:  # tomllib recurses once per nested array or inline table
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from exc
+    except ValueError as exc:  # TOMLDecodeError, and an integer longer than Python's 4300-digit limit
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
 
 
-def _strings(table: dict, key: str, source: Path) -> list[str]:
-    value = table.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{source}: [tool.graphmend] {key} must be a list of strings")
+def _tool_table(document: dict) -> dict:
+    """[tool], or nothing when it is not a table: then it cannot hold [tool.graphmend] (and is not ours to judge)."""
+    tool = document.get("tool", {})
+    return tool if isinstance(tool, dict) else {}
+
+
+# -- checking one value ----------------------------------------------------------------------------
+
+
+def _invalid(where: str, key: str, expected: str, value: object) -> ConfigError:
+    return ConfigError(f"{where} {key}: expected {expected}, got {_toml(value)}")
+
+
+def _is_strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
+    if not _is_strings(value):
+        raise _invalid(where, key, "a list of strings", value)
+    return tuple(value)
+
+
+def _boolean(value: object, where: str, key: str) -> bool:
+    if not isinstance(value, bool):  # bool("false") is True: a string must not slip through
+        raise _invalid(where, key, "true or false", value)
     return value
 
 
-def _verify_target(entry: dict, source: Path) -> VerifyTarget:
-    if not isinstance(entry, dict) or ":" not in str(entry.get("cell", "")):
-        raise ConfigError(f'{source}: each [[tool.graphmend.verify]] needs cell = "path/to/file.py:Cell"')
-    return VerifyTarget(entry["cell"], dict(entry.get("init", {})), tuple(entry.get("inputs", ())))
+def _megabytes(value: object, where: str, key: str) -> float:
+    # bool is an int to Python; nan fails every comparison, so `0 < value` rejects it; an int is compared before
+    # float() so that a 4000-digit one is rejected instead of raising OverflowError
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_FILE_SIZE:
+        raise _invalid(where, key, f"a number of megabytes > 0 and <= {MAX_FILE_SIZE}", value)
+    return float(value)
+
+
+def _per_file_ignores(value: object, where: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise _invalid(where, "per-file-ignores", "a table of glob = [codes]", value)
+    return {glob: _strings(codes, where, f"per-file-ignores.{_toml_key(glob)}") for glob, codes in value.items()}
+
+
+def _unknown_keys(table: dict, known: tuple[str, ...], where: str) -> list[str]:
+    """A warning for every key not in `known`, in the file's order, with the closest known key if there is one."""
+    warnings = []
+    for key in table:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {_toml(close[0])}?)" if close else ""
+            warnings.append(f"{where} unknown key {_toml(key)}{hint}")
+    return warnings
+
+
+# -- [[tool.graphmend.verify]] ---------------------------------------------------------------------
+
+
+def _verify_targets(value: object, source: Path) -> tuple[tuple[VerifyTarget, ...], list[str]]:
+    """The targets, and a warning for every unknown key in them."""
+    if not isinstance(value, list):  # `[tool.graphmend.verify]` (one bracket) is a table, not an array of them
+        raise _invalid(f"{source}: [tool.graphmend]", "verify", "an array of tables [[tool.graphmend.verify]]", value)
+    targets, warnings = [], []
+    for number, entry in enumerate(value, start=1):
+        where = f"{source}: [[tool.graphmend.verify]] #{number}"
+        targets.append(_verify_target(entry, where))
+        warnings += _unknown_keys(entry, VERIFY_KEYS, where)
+    return tuple(targets), warnings
+
+
+def _verify_target(entry: object, where: str) -> VerifyTarget:
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected a table with cell = {CELL_FORMAT}, got {_toml(entry)}")
+    if "cell" not in entry:
+        raise ConfigError(f"{where}: missing cell = {CELL_FORMAT}")
+    cell, init, inputs = entry["cell"], entry.get("init", {}), entry.get("inputs", [])
+    file, _, name = cell.rpartition(":") if isinstance(cell, str) else ("", "", "")
+    if not (file and name):
+        raise _invalid(where, "cell", CELL_FORMAT, cell)
+    if not isinstance(init, dict):
+        raise _invalid(where, "init", "a table of keyword arguments", init)
+    if not _is_strings(inputs):
+        raise _invalid(where, "inputs", "a list of strings", inputs)
+    return VerifyTarget(cell, dict(init), tuple(inputs))
+
+
+# -- quoting what was found ------------------------------------------------------------------------
+
+
+def _toml(value: object, limit: int = 80) -> str:
+    """`value` as TOML would spell it, cut to `limit` characters: a message quotes the user's own syntax."""
+    text = _toml_value(value, depth=0)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _toml_value(value: object, depth: int) -> str:
+    if depth > 3:  # bounded, so that quoting a huge or deeply nested value costs nothing
+        return "..."
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # TOML's basic strings escape like JSON's
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        items = [_toml_value(item, depth + 1) for item in value[:10]]
+        return "[" + ", ".join(items + (["..."] if len(value) > 10 else [])) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        pairs = [f"{_toml_key(k)} = {_toml_value(v, depth + 1)}" for k, v in list(value.items())[:10]]
+        return "{ " + ", ".join(pairs + (["..."] if len(value) > 10 else [])) + " }"
+    if isinstance(value, datetime.date | datetime.time):  # a datetime is a date
+        return value.isoformat()
+    return repr(value)
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
 
 
 def _glob_match(relative: str, pattern: str) -> bool:
