@@ -1,5 +1,5 @@
 """Findings rendered for people and machines: text, json, sarif (GitHub code scanning), github annotations."""
 
-from codemods.output.formats import FORMATS, render
+from codemods.output.formats import FORMATS, printable, render
 
-__all__ = ["FORMATS", "render"]
+__all__ = ["FORMATS", "printable", "render"]

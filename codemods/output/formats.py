@@ -6,9 +6,36 @@ import inspect
 import json
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import PurePath
+from urllib.parse import quote
 
 from codemods.rule import Finding
 from codemods.rules import RULES
+
+# Characters that let a file name or a message forge lines or terminal sequences: C0 controls (\n, \r,
+# ESC...), DEL and C1 controls (\x9b is CSI on some terminals), the bidi embeddings, overrides and isolates
+# that reorder what is shown (Trojan Source), the Unicode line and paragraph separators that editors and
+# str.splitlines() break lines at; and lone surrogates (a POSIX file name that is not UTF-8), which make
+# writing to a UTF-8 stream fail.
+_CONTROLS = [*range(0x00, 0x20), *range(0x7F, 0xA0)]
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_UNPRINTABLE = [*_CONTROLS, *_BIDI, 0x2028, 0x2029, *range(0xD800, 0xE000)]
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(char: str) -> str:
+    """How an unprintable character is written: as Python writes it in a string literal."""
+    return _SHORT.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+_PRINTABLE = str.maketrans({chr(c): _visible(chr(c)) for c in _UNPRINTABLE})
+
+
+def printable(text: str) -> str:
+    """`text` made safe for one line of terminal or text output: every control character (C0, DEL, C1),
+    bidi override, line separator or lone surrogate becomes a visible escape (ESC → `\\x1b`, newline →
+    `\\n`, U+202E → `\\u202e`); everything else, quotes, backslashes and CJK included, is kept as it is."""
+    return text.translate(_PRINTABLE)
 
 
 def text(findings: Sequence[Finding], unsafe: bool = False) -> str:
@@ -16,13 +43,23 @@ def text(findings: Sequence[Finding], unsafe: bool = False) -> str:
     lines = []
     for f in findings:
         fixable = f.fix == "safe" or (f.fix == "unsafe" and unsafe)
-        lines.append(f"{f.location()}: {f.code}{' [*]' if fixable else ''} {f.message}\n")
+        lines.append(f"{printable(f.location())}: {f.code}{' [*]' if fixable else ''} {printable(f.message)}\n")
     return "".join(lines)
+
+
+# json.dumps escapes C0 controls; with ensure_ascii=False (to keep messages and CJK paths readable) DEL,
+# C1, bidi overrides, line separators and lone surrogates would be written raw. Outside strings the JSON
+# text is ASCII, so these characters are always inside a string, where a \u escape stands for the same text.
+_JSON_ESCAPES = str.maketrans({chr(c): f"\\u{c:04x}" for c in _UNPRINTABLE if c >= 0x7F})
+
+
+def _dumps(document: object) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False).translate(_JSON_ESCAPES) + "\n"
 
 
 def as_json(findings: Sequence[Finding], unsafe: bool = False) -> str:
     """Every finding with its rule, span, message, fix applicability and the edit (ruff's shape)."""
-    return json.dumps([_json_finding(f) for f in findings], indent=2, ensure_ascii=False) + "\n"
+    return _dumps([_json_finding(f) for f in findings])
 
 
 def _json_finding(f: Finding) -> dict:
@@ -48,7 +85,7 @@ def sarif(findings: Sequence[Finding], unsafe: bool = False) -> str:
         "version": "2.1.0",
         "runs": [run],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _dumps(document)
 
 
 def _sarif_rule(code: str) -> dict:
@@ -66,7 +103,7 @@ def _sarif_rule(code: str) -> dict:
 
 def _sarif_result(f: Finding, rule_index: int) -> dict:
     region = {"startLine": f.line, "startColumn": f.column, "endLine": f.end_line, "endColumn": f.end_column}
-    artifact = {"uri": f.path.replace("\\", "/")}
+    artifact = {"uri": artifact_uri(f.path)}
     result = {
         "ruleId": f.code,
         "ruleIndex": rule_index,
@@ -81,16 +118,30 @@ def _sarif_result(f: Finding, rule_index: int) -> dict:
     return result
 
 
+def artifact_uri(path: str) -> str:
+    """The SARIF `artifactLocation.uri` of a path (RFC 3986): a relative reference with `/` separators,
+    or a `file://` URI for an absolute path; `%`, `#`, `?`, `:`, spaces and non-ASCII are percent-encoded
+    so that a consumer decodes the same file name (`pct%20#frag.py` would otherwise read as `pct #frag`)."""
+    pure = PurePath(path)  # the platform's separators: `\\` on Windows, but a file name character on POSIX
+    if pure.is_absolute():
+        return pure.as_uri()  # percent-encodes, and keeps a Windows drive's `C:` as file:///C:/...
+    # surrogateescape: a POSIX name that is not UTF-8 is encoded as the bytes it has on disk
+    return quote(pure.as_posix(), safe="/", errors="surrogateescape")
+
+
 def github(findings: Sequence[Finding], unsafe: bool = False) -> str:
     """GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
     lines = []
     for f in findings:
-        props = f"file={f.path},line={f.line},col={f.column},endLine={f.end_line},endColumn={f.end_column}"
-        title = f"{f.code} {f.name}"
-        lines.append(f"::warning {props},title={_escape_property(title)}::{_escape_data(f.message)}\n")
+        props = {"file": f.path, "line": f.line, "col": f.column, "endLine": f.end_line, "endColumn": f.end_column,
+                 "title": f"{f.code} {f.name}"}  # fmt: skip
+        # every property escaped: a `,` or `:` in a file name would otherwise add properties or end them
+        joined = ",".join(f"{key}={_escape_property(str(value))}" for key, value in props.items())
+        lines.append(f"::warning {joined}::{_escape_data(f.message)}\n")
     return "".join(lines)
 
 
+# As @actions/core's escapeData and escapeProperty: the runner unescapes exactly these.
 def _escape_data(value: str) -> str:
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 

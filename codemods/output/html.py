@@ -541,7 +541,10 @@ def _doc_sections(text: str) -> list[tuple[str | None, str]]:
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    # a POSIX file name that is not UTF-8 holds lone surrogates, which would make writing the page fail:
+    # they become `\udcff` escapes (every other character encodes as it is)
+    shown = str(text).encode("utf-8", "backslashreplace").decode("utf-8")
+    return html.escape(shown, quote=True)
 
 
 def _inline(text: str) -> str:
