@@ -16,8 +16,9 @@ from rich.table import Table
 
 from codemods import RULES, UnknownRule, select_rules
 from codemods import config as configuration
-from codemods.files import FileError, FileResult, WriteError, select_files, write_atomic
+from codemods.files import FileError, FileResult, WriteError, read_source, select_files, write_atomic
 from codemods.output import FORMATS, render
+from codemods.output.formats import printable
 from codemods.runner import Cache, Task, run
 from codemods.suppressions import add_ignores
 
@@ -146,7 +147,7 @@ def fix(
     _emit(render(output_format, remaining, current.unsafe), output_file)
     _print_errors(current.results)
     for message in [*failed, *refused.values()]:
-        err.print(f"error: {message}")
+        err.print(f"error: {printable(message)}")
     if not quiet:
         fixed = sum(len(r.applied) for r in written)
         err.print(f"Fixed {fixed} finding(s) in {len(written)} file(s); {len(remaining)} remaining.")
@@ -223,12 +224,20 @@ def _run(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache,
         selected = _codes(select) or (list(settings.select) if settings.select is not None else None)
         ignored = [*settings.ignore, *(_codes(ignore) or [])]
         select_rules(selected, ignored)  # validates the codes before any work
+        max_bytes = int((settings.max_file_size if max_mb is None else _megabytes(max_mb)) * 1e6)
     except (configuration.ConfigError, UnknownRule) as exc:
-        err.print(f"error: {exc}")
+        err.print(f"error: {printable(str(exc))}")
         raise typer.Exit(2) from exc
+    for warning in settings.warnings:
+        err.print(f"warning: {printable(warning)}")
     unsafe = settings.unsafe_fixes if unsafe is None else unsafe
     chosen = select_files(paths, settings, tuple(exclude or ()), changed_since)
-    max_bytes = int((settings.max_file_size if max_mb is None else max_mb) * 1e6)
+    if not chosen.files and not chosen.errors and changed_since is None:
+        found = select_files(paths, configuration.Settings(root=settings.root)).files
+        why = f"all {len(found)} Python file(s) under the given paths are excluded" if found else \
+              "no Python file under the given paths"  # fmt: skip
+        err.print(f"error: nothing to check: {why}")
+        raise typer.Exit(2)
     tasks, errors = _tasks(chosen.files, settings, selected, ignored, fix, unsafe, max_bytes)
     cache = None if no_cache else Cache(settings.root / ".graphmend_cache")
     results = [FileResult(e.path, error=e) for e in [*chosen.errors, *errors]]
@@ -236,16 +245,19 @@ def _run(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache,
     return Run(settings, sorted(results, key=lambda r: r.path), unsafe)
 
 
+def _megabytes(value: float) -> float:
+    if not 0 < value <= configuration.MAX_FILE_SIZE:  # also refuses nan
+        raise configuration.ConfigError(f"--max-file-size: expected megabytes > 0 and <= "
+                                        f"{configuration.MAX_FILE_SIZE:g}, got {value:g}")  # fmt: skip
+    return value
+
+
 def _tasks(files, settings, selected, ignored, fix, unsafe, max_bytes) -> tuple[list[Task], list[FileError]]:
     tasks, errors = [], []
     for path in files:
-        try:
-            data = path.read_bytes()
-        except IsADirectoryError:
-            errors.append(FileError(str(path), "is a directory, not a Python file"))
-            continue
-        except OSError as exc:
-            errors.append(FileError(str(path), f"cannot read: {exc.strerror or exc}"))
+        data = read_source(path, max_bytes)
+        if isinstance(data, FileError):
+            errors.append(data)
             continue
         codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
         tasks.append(Task(str(path), data, codes, fix, unsafe, max_bytes))
@@ -303,7 +315,7 @@ def _errors(results: list[FileResult]) -> list[FileResult]:
 
 def _print_errors(results: list[FileResult]) -> None:
     for result in _errors(results):
-        err.print(f"{result.error.location()}: error: {result.error.message}")
+        err.print(f"{printable(result.error.location())}: error: {printable(result.error.message)}")
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -313,10 +325,13 @@ def _write(changed: list[FileResult]) -> tuple[list[FileResult], list[str]]:
     written, failed = [], []
     for result in changed:
         try:
-            write_atomic(Path(result.path), result.output, result.original)  # type: ignore[arg-type]
+            warning = write_atomic(Path(result.path), result.output, result.original)  # type: ignore[arg-type]
             written.append(result)
         except WriteError as exc:
             failed.append(str(exc))
+            continue
+        if warning:
+            err.print(f"warning: {printable(warning)}")
     return written, failed
 
 
@@ -330,12 +345,14 @@ def _add_ignores(results: list[FileResult], quiet: bool) -> int:
         updated = add_ignores(text, findings).encode(result.encoding)
         try:
             compile(updated, result.path, "exec", dont_inherit=True)
-            write_atomic(Path(result.path), updated, result.original)
+            warning = write_atomic(Path(result.path), updated, result.original)
             added += len({f.line for f in findings})
+            if warning:
+                err.print(f"warning: {printable(warning)}")
         except (SyntaxError, WriteError) as exc:
             failed.append(f"{result.path}: suppressions not added: {exc}")
     for message in failed:
-        err.print(f"error: {message}")
+        err.print(f"error: {printable(message)}")
     _print_errors(results)
     if not quiet:
         err.print(f"Added {added} suppression comment(s).")

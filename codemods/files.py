@@ -9,6 +9,7 @@ import ast
 import difflib
 import io
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -188,16 +189,50 @@ def _walk(root: Path) -> Iterator[Path]:
                 yield Path(directory, name)
 
 
-def process(path: Path, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False) -> FileResult:
-    """Check (or fix, in memory) one file; every failure becomes a FileError, never an exception."""
+def read_source(path: Path, max_bytes: int) -> bytes | FileError:
+    """The bytes of `path` if it is a regular file of at most `max_bytes`, else why not.
+
+    Only regular files are read (a FIFO would block forever, /dev/zero never ends), and never more than
+    the limit: whatever a file is, reading it costs at most `max_bytes` of memory and time.
+    """
     shown = str(path)
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: a FIFO swapped in after the check below still cannot block the open
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
-        return FileResult(shown, error=FileError(shown, "is a directory, not a Python file"))
+        return FileError(shown, "is a directory, not a Python file")
     except OSError as exc:
-        return FileResult(shown, error=FileError(shown, f"cannot read: {exc.strerror or exc}"))
-    return process_source(shown, data, rules, fix, unsafe)
+        return FileError(shown, f"cannot read: {exc.strerror or exc}")
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            return FileError(shown, "is a directory, not a Python file")
+        if not stat.S_ISREG(info.st_mode):
+            return FileError(shown, f"not read: is a {_file_kind(info.st_mode)}, not a regular file")
+        if info.st_size > max_bytes:
+            return too_large(shown, info.st_size, max_bytes)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return FileError(shown, f"cannot read: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # it grew since fstat
+        return too_large(shown, len(data), max_bytes)
+    return data
+
+
+def too_large(shown: str, size: int, max_bytes: int) -> FileError:
+    # CPython's parser alone takes seconds a megabyte on dense code, libcst far more
+    message = f"not checked: {size / 1e6:.1f} MB is over the {max_bytes / 1e6:g} MB limit " \
+              "(--max-file-size raises it; generated files are better excluded)"  # fmt: skip
+    return FileError(shown, message)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+             (stat.S_ISSOCK, "socket"))  # fmt: skip
+    return next((name for test, name in kinds if test(mode)), "special file")
 
 
 def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False) -> FileResult:
@@ -229,6 +264,13 @@ def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bo
     except engine.FixError as exc:
         return FileResult(shown, original=data, error=FileError(shown, str(exc)))
     output = result.output if isinstance(result.output, bytes) else result.output.encode()
+    if output != data and engine.parse(data).bytes != data:
+        # libcst does not print every file back as it read it (a final `\r` of CR-only line endings):
+        # a fix would change bytes outside the expressions it rewrites
+        message = "not fixed: libcst does not reproduce this file byte for byte (unusual line endings or " \
+                  "whitespace); normalise its line endings to fix it"  # fmt: skip
+        return FileResult(shown, result.remaining + result.applied, (), data, encoding=_encoding(data),
+                          error=FileError(shown, message))  # fmt: skip
     return FileResult(shown, result.remaining, result.applied, data, output, encoding=_encoding(data))
 
 
@@ -259,20 +301,29 @@ class WriteError(Exception):
     pass
 
 
-def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
+TEMP_SUFFIX = ".graphmend"
+# `.<name>.<pid>.<8 random characters>.graphmend`: the pid tells a stale temp file from one being written
+_TEMP = re.compile(r"^\.(?P<name>.*)\.(?P<pid>\d+)\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes) -> str | None:
     """Replace `path` with `data` unless it changed on disk since it was read as `expected`.
 
-    The new content goes to a temporary file in the same directory, keeps the mode bits, and replaces
-    the original with `os.replace`: a crash leaves either the old file or the new one, never half.
-    A symlink is not followed: graphmend never writes outside the paths it was given.
+    The new content goes to a temporary file in the same directory, with the mode bits, owner and group
+    of the original, and replaces it with `os.replace`: a crash leaves either the old file or the new one,
+    never half. The file is compared with `expected` again right before the replace, so an edit saved
+    while graphmend wrote is not lost. Never written: a symlink (graphmend never writes outside the paths
+    it was given), a read-only file, a file whose owner cannot be kept. Returns a warning to show, or None.
     """
     if path.is_symlink():
         raise WriteError(f"{path}: is a symlink; not written (fix the file it points to directly)")
     try:
-        if path.read_bytes() != expected:
+        info = os.stat(path)
+        _check_writable(path, info)
+        if _read_all(path) != expected:
             raise WriteError(f"{path}: changed on disk since graphmend read it; not written")
-        mode = stat.S_IMODE(path.stat().st_mode)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".graphmend", dir=path.parent)
+        remove_stale_temps(path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
     except OSError as exc:
         raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from exc
     try:
@@ -280,8 +331,91 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+            _keep_owner(path, tmp, info)
+        if _read_all(path) != expected:
+            raise WriteError(f"{path}: changed on disk while graphmend wrote it; not written (your edit is kept)")
         os.replace(tmp, path)
-    except OSError as exc:
+    except (OSError, WriteError) as exc:
         os.unlink(tmp)
+        if isinstance(exc, WriteError):
+            raise
         raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    if info.st_nlink > 1:
+        # writing in place would change every name, e.g. a conda environment's hard links into its package
+        # cache; the replace gives this name its own file instead
+        return f"{path}: had {info.st_nlink - 1} other hard link(s); they keep the old content"
+    return None
+
+
+def _check_writable(path: Path, info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise WriteError(f"{path}: not a regular file; not written")
+    if not info.st_mode & stat.S_IWUSR:
+        # root may write anything, but a read-only file says "do not change me" (ruff skips it too)
+        mode = stat.S_IMODE(info.st_mode)
+        raise WriteError(f"{path}: is read-only (mode {mode:04o}); not written (chmod u+w to let graphmend fix it)")
+
+
+def _keep_owner(path: Path, tmp: str, info: os.stat_result) -> None:
+    try:
+        os.chown(tmp, info.st_uid, info.st_gid)
+    except PermissionError as exc:
+        raise WriteError(f"{path}: owned by uid {info.st_uid}, gid {info.st_gid}, which this user cannot give "
+                         "a new file; not written") from exc  # fmt: skip
+
+
+def _read_all(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _temp_prefix(path: Path) -> str:
+    """`.<name>.<pid>.`, the name shortened so that the whole temp name fits the file system's limit."""
+    try:
+        limit = os.pathconf(path.parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    tail = f".{os.getpid()}."
+    room = limit - len(tail) - 1 - 8 - len(TEMP_SUFFIX)  # the dot, mkstemp's 8 characters, the suffix
+    name = os.fsencode(path.name)[: max(room, 1)]
+    return "." + os.fsdecode(name) + tail
+
+
+_swept: set[Path] = set()
+
+
+def remove_stale_temps(directory: Path) -> list[Path]:
+    """Remove the temp files a killed graphmend left in `directory` (their process is gone), once a run."""
+    removed: list[Path] = []
+    if directory in _swept:
+        return removed
+    _swept.add(directory)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        match = _TEMP.match(name)
+        if match is None or int(match["pid"]) == os.getpid() or process_alive(int(match["pid"])):
+            continue
+        candidate = directory / name
+        try:
+            info = os.lstat(candidate)
+            if stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid():
+                candidate.unlink()
+                removed.append(candidate)
+        except OSError:
+            pass
+    return removed
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process, or not a pid: not ours to judge
+    return True

@@ -1,22 +1,32 @@
-"""Many files: a cheap text pre-filter, a content-hash cache, and a process pool, in deterministic order."""
+"""Many files: a cheap text pre-filter, a content-hash cache, and a process pool, in deterministic order.
+
+Nothing a checked tree holds runs here. The pool's helper processes (its forkserver, resource tracker and
+workers) start with a safe `sys.path` (`-P`: the working directory, which may hold a `multiprocessing.py`,
+is not on it), and die with the process that started them. The cache only ever saves work: its entries are
+signed with a key kept outside the tree, and never supply the bytes `fix` writes.
+"""
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import dataclasses
 import hashlib
+import hmac
 import json
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import secrets
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 import codemods
-from codemods.files import FileError, FileResult, process_source, syntax_error
+from codemods.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
 from codemods.rule import Finding
-from codemods.rules import select_rules
+from codemods.rules import RULES, select_rules
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too.
 # Files with none of these words cannot have a finding, and are not parsed at all.
@@ -30,7 +40,7 @@ class Task:
     codes: tuple[str, ...]  # rule codes to run on this file
     fix: bool
     unsafe: bool
-    max_bytes: int = 4_000_000  # larger files with graph code are not given to libcst
+    max_bytes: int = 4_000_000  # larger files are not parsed at all
 
 
 def may_have_graph_code(data: bytes) -> bool:
@@ -38,14 +48,11 @@ def may_have_graph_code(data: bytes) -> bool:
 
 
 def run_task(task: Task) -> FileResult:
+    if len(task.data) > task.max_bytes:
+        return FileResult(task.path, original=task.data, error=too_large(task.path, len(task.data), task.max_bytes))
     if not may_have_graph_code(task.data):
         # no libcst for this file; CPython's own parser still reports what would not parse
         return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
-    if len(task.data) > task.max_bytes:
-        # libcst needs about 400 bytes of memory per byte of source and minutes for 20 MB
-        message = f"not checked: {len(task.data) / 1e6:.1f} MB is over the {task.max_bytes / 1e6:g} MB limit " \
-                  "(--max-file-size raises it; generated files are better excluded)"  # fmt: skip
-        return FileResult(task.path, original=task.data, error=FileError(task.path, message))
     return process_source(task.path, task.data, select_rules(task.codes), task.fix, task.unsafe)
 
 
@@ -88,7 +95,8 @@ def _execute(tasks: list[Task], indexes: list[int], jobs: int):
     if server:
         context.set_forkserver_preload(["codemods.runner"])
     by_index = dict(zip(indexes, tasks, strict=True))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+    workers = min(jobs, len(tasks))
+    with _safe_sys_path(), ProcessPoolExecutor(workers, context, _die_with_parent, (os.getpid(),)) as pool:
         futures = {pool.submit(_run_in_worker, task): i for i, task in by_index.items()}
         for future in as_completed(futures):
             i = futures.pop(future)
@@ -101,6 +109,34 @@ def _execute(tasks: list[Task], indexes: list[int], jobs: int):
             yield i, dataclasses.replace(result, original=task.data)
 
 
+@contextlib.contextmanager
+def _safe_sys_path() -> Iterator[None]:
+    """Helper processes start as `python -c ...`, which puts the working directory first on `sys.path`:
+    a `multiprocessing.py` or `ast.py` of the checked tree would run in them. PYTHONSAFEPATH (`-P`) keeps it
+    off; every helper is started while the pool is set up and its jobs are submitted, inside this block."""
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
+
+
+def _die_with_parent(graphmend: int) -> None:
+    """A worker's parent is the forkserver, which exits when graphmend does (even on SIGKILL): the worker
+    is killed with it instead of idling for minutes (Linux; elsewhere a worker ends when its queue breaks)."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent or not process_alive(graphmend):  # gone before the prctl took effect
+        os._exit(1)
+
+
 def _run_in_worker(task: Task) -> FileResult:
     """`run_task` in a worker: the parent has the source, so only an output that differs travels back."""
     result = run_task(task)
@@ -108,14 +144,23 @@ def _run_in_worker(task: Task) -> FileResult:
 
 
 class Cache:
-    """Results per file, keyed by its content, graphmend's own code, the rules and the mode.
+    """Findings per file, keyed by its content, graphmend's own code, the rules and the mode.
 
-    Stored as JSON (never pickle: a cache directory inside a checked-out repository is untrusted input).
+    A cache directory inside a checked-out repository is untrusted input: anyone can commit one. So
+    entries are JSON (never pickle), signed with a key that lives in the user's own cache directory
+    (`$XDG_CACHE_HOME/graphmend/key`, mode 600) and is never in the tree, and an entry whose signature,
+    rule codes or fields are wrong is ignored. An entry never holds a fixed output: a file with a fix is
+    fixed again, so the bytes `fix` writes always come from the rules, never from a file on disk.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, key: bytes | None = None) -> None:
         self.directory = directory
         self._salt = _code_fingerprint()
+        self._key = key if key is not None else user_key()
+
+    @property
+    def enabled(self) -> bool:
+        return self._key is not None
 
     def key(self, task: Task) -> str:
         digest = hashlib.sha256(self._salt)
@@ -126,51 +171,74 @@ class Cache:
         return digest.hexdigest()
 
     def get(self, task: Task) -> FileResult | None:
+        if self._key is None:
+            return None
+        key = self.key(task)
         try:
-            entry = json.loads((self._path(task)).read_text(encoding="utf-8"))
-            return _decode(task, entry)
-        except (OSError, ValueError, KeyError, TypeError):
+            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+            payload = entry["payload"]
+            if not isinstance(payload, str) or not hmac.compare_digest(str(entry["mac"]), self._mac(key, payload)):
+                return None
+            return _decode(task, json.loads(payload))
+        except (OSError, ValueError, KeyError, TypeError, LookupError, AttributeError):
             return None
 
     def put(self, task: Task, result: FileResult) -> None:
-        path = self._path(task)
+        if self._key is None or result.applied:  # a fixed output is never cached (see the class docstring)
+            return
+        key = self.key(task)
+        path = self._path(key)
+        payload = json.dumps(_encode(result))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             if not (self.directory / "CACHEDIR.TAG").exists():
                 (self.directory / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
                 (self.directory / ".gitignore").write_text("*\n")
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(_encode(result)), encoding="utf-8")
+            tmp.write_text(json.dumps({"payload": payload, "mac": self._mac(key, payload)}), encoding="utf-8")
             os.replace(tmp, path)
         except OSError:
             pass  # a read-only tree simply runs uncached
 
-    def _path(self, task: Task) -> Path:
-        key = self.key(task)
+    def _mac(self, key: str, payload: str) -> str:
+        return hmac.new(self._key, f"{key}\n{payload}".encode(), hashlib.sha256).hexdigest()  # type: ignore[arg-type]
+
+    def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
 
+def user_key() -> bytes | None:
+    """This user's cache signing key, made on first use; None (no cache) where it cannot be kept safely."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    path = base / "graphmend" / "key"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+        info = os.lstat(path)
+        if info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None  # someone else could read or plant it
+        key = path.read_text(encoding="ascii").strip()
+    except (OSError, RuntimeError, UnicodeDecodeError):  # RuntimeError: no home directory
+        return None
+    return key.encode() if len(key) == 64 else None
+
+
 def _encode(result: FileResult) -> dict:
-    output = None
-    if result.changed:
-        output = base64.b64encode(result.output).decode()  # type: ignore[arg-type]
-    return {
-        "findings": [dataclasses.asdict(f) for f in result.findings],
-        "applied": [dataclasses.asdict(f) for f in result.applied],
-        "output": output,
-        "encoding": result.encoding,
-    }
+    return {"findings": [dataclasses.asdict(f) for f in result.findings], "encoding": result.encoding}
 
 
 def _decode(task: Task, entry: dict) -> FileResult:
-    def findings(items: list[dict]) -> tuple[Finding, ...]:
-        return tuple(dataclasses.replace(Finding(**item), path=task.path) for item in items)
-
-    output = base64.b64decode(entry["output"]) if entry["output"] is not None else None
-    if task.fix and output is None:
-        output = task.data
-    return FileResult(task.path, findings(entry["findings"]), findings(entry["applied"]), task.data,
-                      output, encoding=entry["encoding"])  # fmt: skip
+    findings = tuple(dataclasses.replace(Finding(**item), path=task.path) for item in entry["findings"])
+    if any(f.code not in RULES or f.path != task.path for f in findings):
+        raise KeyError("unknown rule code")
+    "".encode(entry["encoding"])  # an unknown encoding raises LookupError: the entry is ignored
+    return FileResult(task.path, findings, (), task.data, task.data if task.fix else None, encoding=entry["encoding"])
 
 
 def _code_fingerprint() -> bytes:

@@ -47,7 +47,7 @@ CLEAN = "import numpy as np\n\n\ndef host(n):\n    return np.ones(n)\n"
 def gm(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
     return subprocess.run([GRAPHMEND, *args], cwd=cwd, capture_output=True, text=True, input=stdin, env=env,
-                          timeout=120)  # fmt: skip
+                          timeout=900)  # fmt: skip
 
 
 @pytest.fixture
@@ -233,10 +233,12 @@ def test_config_unsafe_fixes_and_cli_override(project: Path) -> None:
     assert "ms.ops.assign(other, x)" not in gm("fix", "--diff", "--no-unsafe-fixes", "pkg", cwd=project).stdout
 
 
-def test_bad_config_is_a_clear_error(project: Path) -> None:
+def test_an_unknown_config_key_is_a_warning_with_the_closest_key(project: Path) -> None:
     _config(project, 'selct = ["GM1"]\n')
     done = gm("check", "pkg", cwd=project)
-    assert done.returncode == 2 and "unknown key(s) in [tool.graphmend]: selct" in done.stderr
+    assert done.returncode == 1  # the findings: the run goes on with the known keys
+    warning = f'warning: {project / "pyproject.toml"}: [tool.graphmend] unknown key "selct" (did you mean "select"?)'
+    assert warning in done.stderr.splitlines()
 
 
 # -- suppressions ---------------------------------------------------------------------------------

@@ -242,7 +242,7 @@ def test_verify_table_from_a_real_report(tmp_path) -> None:
 
 def gm(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
-    return subprocess.run([GRAPHMEND, *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run([GRAPHMEND, *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=900)
 
 
 def chromium(page: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess:
@@ -251,7 +251,7 @@ def chromium(page: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess:
                "--disable-component-update", "--disable-sync", "--no-first-run",
                f"--user-data-dir={tmp / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND", *args,
                page.as_uri()]  # fmt: skip
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=True)
 
 
 def render(html: Path, tmp: Path) -> Page:
