@@ -304,7 +304,7 @@ def _interactive(project: Path, answers: list[str]) -> str:
         os.environ.update({"NO_COLOR": "1", "COLUMNS": "120"})
         os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", "pkg"])
     output, pending = b"", list(answers)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 600  # only a prompt that never comes reaches it
     while True:
         ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:  # a prompt graphmend never showed: fail instead of hanging the suite
@@ -374,7 +374,7 @@ def _on_a_terminal(project: Path, *args: str) -> str:
         os.execv(GRAPHMEND, [GRAPHMEND, *args])
     output = b""
     while True:
-        ready, _, _ = select.select([fd], [], [], 60)
+        ready, _, _ = select.select([fd], [], [], 600)  # only a hang reaches it
         if not ready:
             os.kill(pid, signal.SIGKILL)
             break

@@ -184,7 +184,7 @@ def test_header_has_version_time_and_the_page_loads_nothing(written: Written, pa
     header = page.dom.find("header")
     assert f"graphmend {version('graphmend')}" in header.text()
     stamp = datetime.fromisoformat(header.find("time").attrs["datetime"])
-    assert abs((datetime.now().astimezone() - stamp).total_seconds()) < 600
+    assert abs((datetime.now().astimezone() - stamp).total_seconds()) < 6 * 3600  # now, not a fixed date
     for node in page.dom.iter():
         for name in ("src", "srcset", "action", "poster", "data"):
             assert name not in node.attrs, node

@@ -119,15 +119,19 @@ def test_a_hang_times_out_the_worker_is_replaced_and_nothing_is_left_running():
         "--checks",
         "graph",
         "--timeout",
-        "3",
+        "20",  # the rewritten version's jobs take well under a second, but a loaded machine stretches them
         expect=0,
         env=dict(os.environ, GRAPHMEND_TEST_TOKEN=token),
     )
     (version, failure), *_ = report["reference"]["failures"]
     assert version == "before" and failure["kind"] == "Timeout"
-    assert failure["message"] == "no result after 3 s; the worker was killed"
-    assert failure["where"]["path"] == "tests/verify_cases/misbehaving.py"
-    assert failure["where"]["code"] == "while x.shape[0] > 0:"
+    assert failure["message"] == "no result after 20 s; the worker was killed"
+    # the kill lands on either line of the loop, each quoted with its own code
+    where = failure["where"]
+    assert (where["path"], where["line"], where["code"]) in {
+        ("tests/verify_cases/misbehaving.py", 15, "while x.shape[0] > 0:"),
+        ("tests/verify_cases/misbehaving.py", 16, "x = x + 0"),
+    }
     assert report["reference"]["version"] == "after"
     assert verdict(report, "graph", "after")["passed"]
     assert processes_with(token) == []
@@ -146,15 +150,16 @@ def test_workers_die_with_a_killed_graphmend(tmp_path):
         stderr=subprocess.STDOUT,
         text=True,
     )
-    deadline = time.monotonic() + 120
-    while len(processes_with(token)) < 3 and time.monotonic() < deadline:  # graphmend and two workers
+    # The reference job saves the starting Parameters, then spins, deaf to its stdin. The deadlines
+    # only bound a failure: a loaded machine may take minutes to get there.
+    deadline = time.monotonic() + 300
+    while not list(temp_dir.glob("graphmend-verify-*/params-before.pkl")) and time.monotonic() < deadline:
         assert cli.poll() is None, cli.communicate()[0]
         time.sleep(0.2)
-    time.sleep(5)  # MindSpore imported: one worker now spins in the reference job, deaf to its stdin
     assert cli.poll() is None, cli.communicate()[0]
     cli.kill()  # no chance to clean up: the workers must notice on their own
     cli.communicate()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert processes_with(token) == []
@@ -372,12 +377,12 @@ def tree(root: Path) -> dict[str, bytes]:
 
 
 def processes_with(token: str) -> list[int]:
-    """Processes whose environment carries the token: the workers of one run, if any survived."""
+    """Live processes whose environment or command line carries the token: what survived one run."""
     found = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and token.encode() in (proc / "environ").read_bytes():
-                if (proc / "stat").read_text().split()[2] == "Z":  # reaped soon; it holds nothing
+            if proc.name.isdigit() and any(token.encode() in (proc / f).read_bytes() for f in ("environ", "cmdline")):
+                if (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":  # reaped soon; holds nothing
                     continue
                 found.append(int(proc.name))
         except OSError:

@@ -76,10 +76,9 @@ def test_an_abort_and_a_hang_end_in_a_table_and_exit_1(project):
         "the original fails in PyNative: Crash: the worker crashed with SIGABRT "
         f"(Fatal Python error: Aborted) [{ORIGINAL}:21: os.abort()]"
     ) in lines
-    assert (
-        "the rewritten version fails in PyNative: Timeout: no result after 10 s; the worker was killed "
-        f"[{REWRITTEN}:23: while x.shape[0] > 0:]"
-    ) in lines
+    # the kill lands on either line of the loop, each quoted with its own code
+    hang = "the rewritten version fails in PyNative: Timeout: no result after 10 s; the worker was killed "
+    assert any(f"{hang}[{REWRITTEN}:{line}]" in lines for line in ("23: while x.shape[0] > 0:", "24: x = x + 0"))
     assert "no version runs in PyNative: there is nothing to compare with" in lines
     assert any(line.startswith("│ graph   │ before  │ ✗ fail") for line in lines)
     assert any(line.startswith("│         │ after   │ ✗ fail") for line in lines)

@@ -54,8 +54,9 @@ What a run does:
   allclose, NaN/Inf positions equal; max abs and max rel error per output and Parameter.
 - Isolation: one worker per version imports MindSpore once and runs its jobs one by one over a
   pipe (JSON lines). A job that crashes, exceeds the timeout or goes over the memory limit
-  (resident memory, polled from /proc) kills the worker's process group and fails with the
-  reason (and the user's line, from faulthandler); a fresh worker takes the remaining jobs.
+  (resident memory, polled from /proc) kills the worker and everything it started (on Linux,
+  through its keeper process, see process.py) and fails with the reason (and the user's line,
+  from faulthandler); a fresh worker takes the remaining jobs.
 - Output: what user code and MindSpore print never reaches the protocol or the terminal. The
   parent drains it and keeps only its two ends; a check that printed over 1 MB says so in its
   note ("printed 30.0 MB (not shown)").

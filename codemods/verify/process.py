@@ -1,9 +1,19 @@
 """Parent side of the worker protocol: start a worker, send it jobs, survive what user code does.
 
-A worker lives in its own process group (a new session), so a timeout, a memory overrun or the
-end of the run kills everything user code may have started. A worker that crashed, hung or was
-killed is gone; the next job starts a fresh one (MindSpore is imported once per worker, not once
-per job).
+On Linux the process started here is the worker's keeper (worker.py): a child subreaper that forks
+the worker and stays behind, so every process user code starts stays in its tree however it
+detaches (a new session, a double fork, an empty environment). When the worker ends (a timeout, a
+memory overrun, a crash, the end of the run), the keeper kills and reaps that whole tree and exits
+the way the worker did; the parent ends a worker by asking its keeper (SIGTERM) and waits for it.
+The parent never adopts, signals or reaps any other process, so verify called as a library from a
+long-lived process leaves that process's own children alone. Out of reach: what user code has a
+service manager start (systemd-run, at: not its descendants), and what it leaves after killing
+its own keeper.
+Without prctl (not Linux) there is no keeper: the worker is the process started here, alone in its
+process group (a new session), and one kill of the group ends it and what user code started,
+except processes that left the group with setsid.
+A worker that crashed, hung or was killed is gone; the next job starts a fresh one (MindSpore is
+imported once per worker, not once per job).
 
 Each worker has three channels, so that nothing user code does can corrupt the protocol, stall
 it, or flood the user's terminal or disk:
@@ -30,15 +40,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
-MIN_START_TIMEOUT = 120.0  # `import mindspore` alone took up to 15 s under load (CATALOG)
+MIN_START_TIMEOUT = 120.0  # `import mindspore` alone took up to 15 s on a loaded 2-core machine
 STACK_WAIT = 2.0  # seconds a hung worker gets to write its stack before it is killed
-MEMORY_STACK_WAIT = 0.5  # shorter: its memory may still be growing
+MEMORY_STACK_WAIT = 1.0  # shorter: its memory may still be growing (waits end once the dump is whole)
+KEEPER_WAIT = 30.0  # seconds a keeper gets to end its tree (it gives up after 10) before its group is killed
 POLL = 0.1  # seconds between two readings of a worker's memory
 KEPT = 64 * 1024  # bytes of a job's output kept from its start, and again from its end
 DRAIN_WAIT = 1.0  # seconds to collect the last output of a killed worker
 PAGE = os.sysconf("SC_PAGE_SIZE")
 _FRAME = re.compile(r'File "(.+)", line (\d+) in (\S+)')
 _COMPILING = re.compile(r'mindspore[/\\](?:graph|common)[/\\]api\.py", line \d+ in compile$', re.MULTILINE)
+# A dump is whole once the main thread's outermost frame (the worker script's module) is in, or the
+# line faulthandler writes where it cuts a deep stack; it is written in many small pieces.
+_DUMPED = re.compile(re.escape(f'File "{WORKER_SCRIPT}", line ') + r"\d+ in <module>$|^  \.\.\.$", re.MULTILINE)
 
 
 class WorkerStartError(RuntimeError):
@@ -95,7 +109,8 @@ class Runner:
         except WorkerStartError as exc:
             return _failure("Start", str(exc), None)
         reply = self.worker.run(job, self.launch.timeout)
-        if self.worker.proc.poll() is not None:
+        if self.worker.proc.poll() is not None:  # it died with its reply, or after it
+            self.worker.kill()  # closes its pipes
             self.worker = None
         return reply
 
@@ -114,7 +129,9 @@ class Worker:
         self.stacks = stacks
         self.proc = _spawn(launch, stacks)
         self.output = Output()
-        self.memory = MemoryWatch(self.proc.pid, launch.memory_limit)
+        self.memory = MemoryWatch(self.proc.pid, None)  # the worker's own pid comes in its first line
+        self.keeper = False  # whether self.proc is the worker's keeper; its first line says
+        self.ended = False
         self._buffer = b""
         self._output_open = True
         self.import_s = self._handshake(max(launch.timeout, MIN_START_TIMEOUT))
@@ -142,26 +159,47 @@ class Worker:
         return reply | {"printed": self.output.size}
 
     def kill(self) -> None:
-        """Kill the whole process group, including anything user code started."""
+        """End the worker and everything user code started, then collect its last output."""
+        self._end()  # again if another thread is at it (Ctrl-C): on return the exit status is known
+        if not self.ended:
+            self.ended = True
+            self._drain_output(DRAIN_WAIT)
+            for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                pipe.close()
+
+    def _end(self) -> None:
+        if self.proc.returncode is not None:  # reaped: its pid may be another process's by now
+            return
+        if self.keeper:
+            self.proc.send_signal(signal.SIGTERM)  # the keeper kills the worker, then all left in its tree
+            try:
+                self.proc.wait(KEEPER_WAIT)
+                return
+            except subprocess.TimeoutExpired:  # a process it cannot kill: do without its cleanup
+                pass
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            os.killpg(self.proc.pid, signal.SIGKILL)  # its group: the keeper, the worker, what stayed in it
         except ProcessLookupError:
             pass
         self.proc.wait()
-        self._drain_output(DRAIN_WAIT)
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            pipe.close()
 
     # -- protocol ------------------------------------------------------------------------------
 
     def _handshake(self, timeout: float) -> float:
+        deadline = time.monotonic() + timeout
         try:
             self._write(self.launch.config)
-            ready = json.loads(self._read_line(timeout))
+            self._meet(json.loads(self._read_line(timeout)))
+            ready = json.loads(self._read_line(deadline - time.monotonic()))
         except (TimeoutError, EOFError, BrokenPipeError, MemoryExceeded) as exc:
             self.kill()
             raise WorkerStartError(f"the worker ({self.launch.python}) {self._start_failure(exc)}") from None
         return float(ready["import_s"])
+
+    def _meet(self, hello: dict) -> None:
+        """The worker's first line: its pid (whose memory counts) and whether a keeper started it."""
+        self.keeper = bool(hello["keeper"])
+        self.memory = MemoryWatch(int(hello["pid"]), self.launch.memory_limit)
 
     def _write(self, message: dict) -> None:
         self.proc.stdin.write((json.dumps(message) + "\n").encode())
@@ -196,7 +234,7 @@ class Worker:
             self._output_open = False
 
     def _drain_output(self, wait: float) -> None:
-        """Collect what a dead worker left in the pipe (a grandchild that escaped may hold it open)."""
+        """Collect what a dead worker left in the pipe (without a keeper, an escaped process may hold it open)."""
         deadline = time.monotonic() + wait
         fd = self.proc.stderr.fileno()
         while self._output_open and (remaining := deadline - time.monotonic()) > 0:
@@ -229,16 +267,14 @@ class Worker:
         return f"{reason} before MindSpore was ready: {self.output.last_line()}"
 
     def _dump_stacks(self, wait: float) -> str:
-        """Ask faulthandler in the worker for the stacks of all its threads."""
-        try:
-            os.kill(self.proc.pid, signal.SIGUSR1)
-        except ProcessLookupError:
+        """Ask faulthandler in the worker for the stacks of all its threads (a keeper passes it on)."""
+        if self.proc.poll() is not None:
             return ""
+        self.proc.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + wait
-        while "most recent call first" not in _read_text(self.stacks) and time.monotonic() < deadline:
+        while not _DUMPED.search(stacks := _read_text(self.stacks)) and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(0.05)  # the dump is written in one go; let it finish
-        return _read_text(self.stacks)
+        return stacks
 
     def _user_frame(self, stacks: str) -> dict | None:
         """The user's innermost frame. A graph compile evaluates user code as "<string>": no line."""
@@ -302,7 +338,7 @@ def _spawn(launch: Launch, stacks: Path) -> subprocess.Popen:
             stderr=subprocess.PIPE,
             cwd=launch.cwd,
             env=env,
-            start_new_session=True,  # its own process group: one kill reaches all it started
+            start_new_session=True,  # no terminal signals; without a keeper, one kill of the group reaches all
         )
     except OSError as exc:
         raise WorkerStartError(f"cannot start a worker with {launch.python}: {exc.strerror}") from None

@@ -3,8 +3,18 @@
 Run as a script (`python worker.py PARENT_PID RUN_DIR STACK_FILE`) by the interpreter the user
 picked; never imported by the parent, and it imports nothing from graphmend, so that interpreter
 needs only MindSpore and numpy.
+
+On Linux the process graphmend starts forks before anything else: the child is the worker, the
+parent stays behind as its keeper. The keeper is a child subreaper (prctl), so every process user
+code starts stays in the keeper's tree however it detaches (a new session, a double fork, an empty
+environment). When the worker ends, however it ends, the keeper kills and reaps that whole tree and
+exits the way the worker did. graphmend ends a worker, and asks for its stacks, by signalling the
+keeper (SIGTERM, SIGUSR1), which alone may signal the worker's pid: it has not reaped it yet.
+Without prctl there is no keeper; the worker is the process graphmend started.
+
 MindSpore is imported once; jobs then arrive one JSON line at a time on stdin and each verdict
-goes back as one JSON line. The first line is the configuration of this worker's version.
+goes back as one JSON line. The worker's first line says who it is ({"pid", "keeper"}); the
+parent's first line is the configuration of this worker's version.
 The protocol keeps the original stdin and stdout on private descriptors: fd 1 joins fd 2, which
 the parent drains and bounds, so user prints can neither corrupt nor stall the protocol.
 faulthandler writes its stacks to STACK_FILE, apart from whatever user code prints.
@@ -13,11 +23,12 @@ Jobs:
   {"op": "reference"}      run the Cell in PyNative, save its calls and its starting Parameters
   {"op": "check", ...}     run one check (graph, strict, dynamic, export) and compare with the reference
 
-The worker leaves when stdin closes; the parent usually kills its process group first.
+The worker leaves when stdin closes; the parent usually has its keeper kill it first.
 
 Every job builds a fresh instance: a compiled instance keeps its graph (CATALOG, verifier mechanics).
 """
 
+import ctypes
 import faulthandler
 import importlib
 import json
@@ -47,8 +58,143 @@ def _claim_stdio():
     return proto_in, proto_out
 
 
+# -- the keeper ----------------------------------------------------------------------------------
+
+PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+END_WAIT = 10.0  # seconds the keeper spends killing what the worker left; a process it cannot kill stays
+_ASKS = {signal.SIGTERM, signal.SIGUSR1}  # what graphmend sends the keeper
+
+
+def _keep(parent: int, run_dir: str) -> int | None:
+    """Fork: only the worker returns, with its keeper's pid (None: no keeper, this is the worker)."""
+    if not _become_subreaper():
+        return None
+    keeper = os.getpid()
+    signal.pthread_sigmask(signal.SIG_BLOCK, _ASKS)  # held until the keeper's handlers are in place
+    worker = os.fork()
+    if worker:
+        Keeper(worker, parent, run_dir).run()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _ASKS)
+    return keeper
+
+
+def _become_subreaper() -> bool:
+    """Orphans below this process come back to it instead of going to init (Linux 3.4 and later)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+class Keeper:
+    """The parent half of the fork: waits for the worker, then ends all it left and exits as it did."""
+
+    def __init__(self, worker: int, parent: int, run_dir: str):
+        self.worker, self.parent, self.run_dir = worker, parent, run_dir
+
+    def run(self) -> None:
+        """Never returns."""
+        _detach_stdio()
+        signal.signal(signal.SIGTERM, lambda *_: _signal(self.worker, signal.SIGKILL))
+        signal.signal(signal.SIGUSR1, lambda *_: _signal(self.worker, signal.SIGUSR1))  # its stacks
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _ASKS)
+        threading.Thread(target=self.watch, daemon=True).start()
+        status = self.wait()
+        _end_tree(os.getpid())
+        if os.getppid() != self.parent:
+            shutil.rmtree(self.run_dir, ignore_errors=True)  # a killed graphmend could not remove it
+        _exit_like(status)
+
+    def wait(self) -> int:
+        """The worker's exit status; meanwhile reap the orphans that die under the keeper."""
+        while (info := os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT)).si_pid != self.worker:
+            os.waitpid(info.si_pid, 0)
+        for asked in _ASKS:  # the worker is dead but unreaped: no handler may signal its pid once it is free
+            signal.signal(asked, signal.SIG_IGN)
+        return os.waitpid(self.worker, 0)[1]
+
+    def watch(self) -> None:
+        """graphmend is gone (killed): end the worker now, and so everything."""
+        while os.getppid() == self.parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)  # to the handler, which knows whether the worker still runs
+
+
+def _detach_stdio() -> None:
+    """Only the worker holds the pipes, so they close when it dies."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _end_tree(root: int) -> None:
+    """SIGKILL and reap every process under root; the orphans of killed ones come back to root."""
+    deadline = time.monotonic() + END_WAIT
+    while (left := _descendants(root)) and time.monotonic() < deadline:
+        for pid in left:
+            _signal(pid, signal.SIGKILL)
+        _reap_children()
+        time.sleep(0.005)  # let the killed exit before the next look
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below root, dead (unreaped) or alive, from the parent pids in /proc."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    ppid = int(stat.read().rsplit(b")", 1)[1].split()[1])  # the name in () may hold anything
+            except (OSError, ValueError, IndexError):  # gone meanwhile
+                continue
+            children.setdefault(ppid, []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def _reap_children() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _exit_like(status: int) -> None:
+    """Exit with the worker's code, or die of its signal, so that graphmend names the right one."""
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        import resource  # Unix only, like the keeper
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the worker's crash, not a core of the keeper
+        signal.signal(-code, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {-code})
+        os.kill(os.getpid(), -code)
+    os._exit(code if code >= 0 else 1)
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except (ProcessLookupError, PermissionError):  # gone, or not ours to kill (a setuid program)
+        pass
+
+
 if __name__ == "__main__":
+    KEEPER = _keep(int(sys.argv[1]), sys.argv[2])
     PROTO_IN, PROTO_OUT = _claim_stdio()
+    PROTO_OUT.write(json.dumps({"pid": os.getpid(), "keeper": KEEPER is not None}) + "\n")
+    PROTO_OUT.flush()
     STACKS = open(sys.argv[3], "w")  # kept open: faulthandler writes to it until the worker dies
     faulthandler.enable(STACKS)  # a segfault in user code leaves a Python stack
     faulthandler.register(signal.SIGUSR1, STACKS)  # the parent asks where a job hangs before killing it
@@ -83,14 +229,15 @@ def main() -> None:
 
 
 def _die_with_parent() -> None:
-    """The worker has its own process group, so nothing kills it if graphmend itself is killed."""
-    parent, run_dir = int(sys.argv[1]), sys.argv[2]  # the parent may be gone before this runs
+    """Nothing kills the worker if what started it dies: its keeper, or graphmend when there is none."""
+    parent = KEEPER or int(sys.argv[1])  # the parent may be gone before this runs
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
-        shutil.rmtree(run_dir, ignore_errors=True)  # a killed parent could not remove it
-        os.killpg(0, signal.SIGKILL)  # the worker and whatever user code started
+        if KEEPER is None:  # graphmend is gone; a keeper, when there is one, cleans up after graphmend
+            shutil.rmtree(sys.argv[2], ignore_errors=True)  # a killed parent could not remove it
+        os.killpg(0, signal.SIGKILL)  # the worker and whatever user code started in its group
 
     threading.Thread(target=watch, daemon=True).start()
 
