@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import inspect
-import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -14,13 +12,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from codemods import RULES, UnknownRule, select_rules
+from codemods import RULES, UnknownRule
 from codemods import config as configuration
-from codemods.files import FileError, FileResult, WriteError, read_source, select_files, write_atomic
+from codemods import session as sessions
+from codemods.files import FileResult
 from codemods.output import FORMATS, render
 from codemods.output.formats import printable
-from codemods.runner import Cache, Task, run
-from codemods.suppressions import add_ignores
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
 
@@ -51,15 +48,6 @@ MaxSize = Annotated[float | None, typer.Option("--max-file-size", help="MB; larg
 OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the findings here.")]
 
 
-@dataclass(frozen=True)
-class Run:
-    """What one invocation works on, after the config file and the flags are merged."""
-
-    settings: configuration.Settings
-    results: list[FileResult]
-    unsafe: bool
-
-
 @app.command()
 def check(
     paths: Paths = None,
@@ -79,17 +67,19 @@ def check(
 ) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
     _check_format(output_format)
-    current = _run(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                   config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since, quiet=quiet,
-                   max_mb=max_file_size)  # fmt: skip
+    session = _open(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
+                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
+                    max_mb=max_file_size)  # fmt: skip
+    outcome = _with_progress(session, quiet)
+    _stopped(outcome, quiet)
     if add_ignore:
-        raise typer.Exit(_add_ignores(current.results, quiet))
-    findings = [f for r in current.results for f in r.findings]
-    _emit(render(output_format, findings, current.unsafe), output_file)
-    _print_errors(current.results)
+        raise typer.Exit(_add_ignores(outcome.results, quiet))
+    findings = [f for r in outcome.results for f in r.findings]
+    _emit(render(output_format, findings, session.unsafe), output_file)
+    _print_errors(outcome.results)
     if not quiet and output_format == "text":
-        _summary(findings, current.unsafe, len(current.results))
-    raise typer.Exit(2 if _errors(current.results) else (1 if findings else 0))
+        _summary(findings, session.unsafe, len(outcome.results))
+    raise typer.Exit(2 if _errors(outcome.results) else (1 if findings else 0))
 
 
 @app.command()
@@ -123,35 +113,46 @@ def fix(
     2 on errors (a file not written counts as an error).
     """
     _check_format(output_format)
-    current = _run(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                   config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since, quiet=quiet,
-                   max_mb=max_file_size)  # fmt: skip
-    if interactive:
-        from codemods.interactive import review
+    session = _open(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
+                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
+                    max_mb=max_file_size)  # fmt: skip
+    if diff or interactive:
+        outcome = _with_progress(session, quiet)
+        _stopped(outcome, quiet)
+        results = outcome.results
+        if interactive:
+            from codemods.interactive import review
 
-        results = review(current.results, current.unsafe)
-        current = Run(current.settings, results, current.unsafe)
-    changed = [r for r in current.results if r.changed]
-    if diff:
-        for result in changed:
-            _emit(result.diff(), output_file, append=True)
-        fixes = sum(len(r.applied) for r in changed)
-        _print_errors(current.results)
-        if not quiet:
-            err.print(f"Would fix {fixes} finding(s) in {len(changed)} file(s).")
-        raise typer.Exit(2 if _errors(current.results) else (1 if changed else 0))
-    refused = _verify_gate(changed, current.settings, force) if verify else {}
-    written, failed = _write([r for r in changed if r.path not in refused])
-    remaining = [f for r in current.results for f in r.findings]
-    remaining = sorted([*remaining, *(f for r in changed if r not in written for f in r.applied)])
-    _emit(render(output_format, remaining, current.unsafe), output_file)
-    _print_errors(current.results)
-    for message in [*failed, *refused.values()]:
+            results = review(results, session.unsafe)
+        changed = [r for r in results if r.changed]
+        if diff:
+            for result in changed:
+                _emit(result.diff(), output_file, append=True)
+            _print_errors(results)
+            if not quiet:
+                err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
+            raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
+        outcome = sessions.write(results)
+    else:
+        # each file is written as soon as its result is final (and, with --verify, proven)
+        outcome = _with_progress(session, quiet, write=True, prove=_proof(session, force) if verify else None)
+    for warning in outcome.warnings:
+        err.print(f"warning: {printable(warning)}")
+    remaining = [f for r in outcome.results for f in r.findings]
+    written_paths = {r.path for r in outcome.written}
+    remaining = sorted([*remaining, *(f for r in outcome.results if r.changed and r.path not in written_paths
+                                      for f in r.applied)])  # fmt: skip
+    _emit(render(output_format, remaining, session.unsafe), output_file)
+    _print_errors(outcome.results)
+    for message in outcome.failed:
         err.print(f"error: {printable(message)}")
     if not quiet:
-        fixed = sum(len(r.applied) for r in written)
-        err.print(f"Fixed {fixed} finding(s) in {len(written)} file(s); {len(remaining)} remaining.")
-    raise typer.Exit(2 if _errors(current.results) or failed or refused else (1 if remaining else 0))
+        fixed = sum(len(r.applied) for r in outcome.written)
+        line = f"Fixed {fixed} finding(s) in {len(outcome.written)} file(s); {len(remaining)} remaining"
+        err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
+                          if outcome.stopped_by else "."))  # fmt: skip
+    _stopped(outcome, quiet=True)
+    raise typer.Exit(2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0))
 
 
 @app.command()
@@ -182,16 +183,32 @@ def report(
     """
     from codemods.output.html import render_report
 
-    current = _run(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                   config=config, jobs=jobs, no_cache=no_cache, changed_since=None, quiet=quiet,
-                   max_mb=max_file_size)  # fmt: skip
-    verifications = _verifications(current) if verify else []
-    html = render_report(current.results, verifications, unsafe=current.unsafe)
+    session = _open(
+        paths,
+        fix=True,
+        select=select,
+        ignore=ignore,
+        unsafe=unsafe_fixes,
+        exclude=exclude,
+        config=config,
+        jobs=jobs,
+        no_cache=no_cache,
+        changed_since=None,
+        max_mb=max_file_size,
+    )
+    outcome = _with_progress(session, quiet)
+    _stopped(outcome, quiet)
+    verifications = []
+    for result in [r for r in outcome.results if r.changed] if verify else []:
+        for cell, report in sessions.verifications(result, session.settings):
+            err.print(f"verified {cell}")
+            verifications.append((cell, report))
+    html = render_report(outcome.results, verifications, unsafe=session.unsafe)
     output.write_text(html, encoding="utf-8")
-    _print_errors(current.results)
+    _print_errors(outcome.results)
     if not quiet:
         err.print(f"Report written to {output.resolve()}")
-    raise typer.Exit(2 if _errors(current.results) else 0)
+    raise typer.Exit(2 if _errors(outcome.results) else 0)
 
 
 @app.command()
@@ -216,63 +233,61 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
 # -- running ------------------------------------------------------------------------------------
 
 
-def _run(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, quiet, max_mb) -> Run:
-    """Merge the config file with the flags, select the files, and check or fix them."""
-    paths = paths or [Path(".")]
+def _open(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, max_mb):
+    """Merge the config file with the flags, select and read the files; a usage error is exit 2."""
+    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe,
+                               exclude=tuple(exclude or ()), config=config, jobs=jobs, cache=not no_cache,
+                               changed_since=changed_since, max_file_size=max_mb)  # fmt: skip
     try:
-        settings = configuration.load(paths, config)
-        selected = _codes(select) or (list(settings.select) if settings.select is not None else None)
-        ignored = [*settings.ignore, *(_codes(ignore) or [])]
-        select_rules(selected, ignored)  # validates the codes before any work
-        max_bytes = int((settings.max_file_size if max_mb is None else _megabytes(max_mb)) * 1e6)
+        session = sessions.open_session(paths or [Path(".")], options, fix)
     except (configuration.ConfigError, UnknownRule) as exc:
         err.print(f"error: {printable(str(exc))}")
         raise typer.Exit(2) from exc
-    for warning in settings.warnings:
+    except sessions.NothingToCheck as exc:
+        err.print(f"error: nothing to check: {printable(str(exc))}")
+        raise typer.Exit(2) from exc
+    for warning in session.settings.warnings:
         err.print(f"warning: {printable(warning)}")
-    unsafe = settings.unsafe_fixes if unsafe is None else unsafe
-    chosen = select_files(paths, settings, tuple(exclude or ()), changed_since)
-    if not chosen.files and not chosen.errors and changed_since is None:
-        found = select_files(paths, configuration.Settings(root=settings.root)).files
-        why = f"all {len(found)} Python file(s) under the given paths are excluded" if found else \
-              "no Python file under the given paths"  # fmt: skip
-        err.print(f"error: nothing to check: {why}")
-        raise typer.Exit(2)
-    tasks, errors = _tasks(chosen.files, settings, selected, ignored, fix, unsafe, max_bytes)
-    cache = None if no_cache else Cache(settings.root / ".graphmend_cache")
-    results = [FileResult(e.path, error=e) for e in [*chosen.errors, *errors]]
-    results += _with_progress(tasks, jobs or os.cpu_count() or 1, cache, quiet)
-    return Run(settings, sorted(results, key=lambda r: r.path), unsafe)
+    return session
 
 
-def _megabytes(value: float) -> float:
-    if not 0 < value <= configuration.MAX_FILE_SIZE:  # also refuses nan
-        raise configuration.ConfigError(f"--max-file-size: expected megabytes > 0 and <= "
-                                        f"{configuration.MAX_FILE_SIZE:g}, got {value:g}")  # fmt: skip
-    return value
-
-
-def _tasks(files, settings, selected, ignored, fix, unsafe, max_bytes) -> tuple[list[Task], list[FileError]]:
-    tasks, errors = [], []
-    for path in files:
-        data = read_source(path, max_bytes)
-        if isinstance(data, FileError):
-            errors.append(data)
-            continue
-        codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
-        tasks.append(Task(str(path), data, codes, fix, unsafe, max_bytes))
-    return tasks, errors
-
-
-def _with_progress(tasks: list[Task], jobs: int, cache: Cache | None, quiet: bool) -> list[FileResult]:
-    if quiet or not err.is_terminal or len(tasks) < 2:
-        return run(tasks, jobs, cache)
+def _with_progress(session: sessions.Session, quiet: bool, **run) -> sessions.Outcome:
+    """`sessions.run`, with a progress bar on a terminal."""
+    if quiet or not err.is_terminal or len(session.tasks) < 2:
+        return sessions.run(session, **run)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as progress:
-        bar = progress.add_task("files", total=len(tasks))
-        return run(tasks, jobs, cache, on_done=lambda _: progress.advance(bar))
+        bar = progress.add_task("files", total=len(session.tasks))
+        return sessions.run(session, **run, on_done=lambda _: progress.advance(bar))
+
+
+def _stopped(outcome: sessions.Outcome, quiet: bool) -> None:
+    """A run stopped by SIGINT/SIGTERM exits 130/143 (what a shell reports), after saying what was done."""
+    if outcome.stopped_by is None:
+        return
+    if not quiet:
+        err.print(f"stopped: {outcome.not_checked} file(s) not checked")
+    raise typer.Exit(128 + outcome.stopped_by)
+
+
+def _proof(session: sessions.Session, force: bool):
+    """`fix --verify`: a changed file is written only once its configured Cells are proven."""
+    from codemods.verify import render_table
+
+    console = Console()
+
+    def prove(result: FileResult) -> str | None:
+        for cell, report in sessions.verifications(result, session.settings):
+            if isinstance(report, str):
+                return f"{result.path}: cannot verify {cell}: {report}; not written"
+            render_table(report, console)
+            if not report.passed and not force:  # type: ignore[attr-defined]
+                return f"{result.path}: verification of {cell} failed; not written (--force writes it anyway)"
+        return None
+
+    return prove
 
 
 def _check_format(output_format: str) -> None:
@@ -321,79 +336,16 @@ def _print_errors(results: list[FileResult]) -> None:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def _write(changed: list[FileResult]) -> tuple[list[FileResult], list[str]]:
-    written, failed = [], []
-    for result in changed:
-        try:
-            warning = write_atomic(Path(result.path), result.output, result.original)  # type: ignore[arg-type]
-            written.append(result)
-        except WriteError as exc:
-            failed.append(str(exc))
-            continue
-        if warning:
-            err.print(f"warning: {printable(warning)}")
-    return written, failed
-
-
 def _add_ignores(results: list[FileResult], quiet: bool) -> int:
-    added, failed = 0, []
-    for result in results:
-        findings = [f for f in result.findings if f.code != "GM000"]
-        if result.error or not findings:
-            continue
-        text = result.original.decode(result.encoding)
-        updated = add_ignores(text, findings).encode(result.encoding)
-        try:
-            compile(updated, result.path, "exec", dont_inherit=True)
-            warning = write_atomic(Path(result.path), updated, result.original)
-            added += len({f.line for f in findings})
-            if warning:
-                err.print(f"warning: {printable(warning)}")
-        except (SyntaxError, WriteError) as exc:
-            failed.append(f"{result.path}: suppressions not added: {exc}")
-    for message in failed:
+    outcome = sessions.add_ignores(results)
+    for warning in outcome.warnings:
+        err.print(f"warning: {printable(warning)}")
+    for message in outcome.failed:
         err.print(f"error: {printable(message)}")
     _print_errors(results)
     if not quiet:
-        err.print(f"Added {added} suppression comment(s).")
-    return 2 if failed or _errors(results) else 0
-
-
-def _verify_gate(changed: list[FileResult], settings: configuration.Settings, force: bool) -> dict[str, str]:
-    """Verify the configured Cells of every changed file; the files whose proof fails are not written."""
-    from codemods.verify import render_table
-
-    refused: dict[str, str] = {}
-    console = Console()
-    for result, target, report in _verify_targets(changed, settings):
-        if isinstance(report, str):
-            refused[result.path] = f"{result.path}: cannot verify {target.cell}: {report}; not written"
-            continue
-        render_table(report, console)
-        if not report.passed and not force:
-            refused[result.path] = f"{result.path}: verification of {target.cell} failed; not written " \
-                                   "(--force writes it anyway)"  # fmt: skip
-    return refused
-
-
-def _verifications(current: Run) -> list:
-    changed = [r for r in current.results if r.changed]
-    return [(target.cell, report) for _, target, report in _verify_targets(changed, current.settings)]
-
-
-def _verify_targets(changed: list[FileResult], settings: configuration.Settings):
-    """(result, target, Report or the reason it could not run) for every configured Cell in a changed file."""
-    from codemods.verify import UsageError, verify
-
-    for result in changed:
-        for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
-            err.print(f"verifying {target.cell} …")
-            try:
-                report = verify(target.file(settings.root), result.output.decode(result.encoding),
-                                target.cell.rpartition(":")[2], target.init, list(target.inputs))  # fmt: skip
-            except UsageError as exc:
-                report = str(exc)
-            yield result, target, report
+        err.print(f"Added {sum(len({f.line for f in r.findings}) for r in outcome.written)} suppression comment(s).")
+    return 2 if outcome.failed or _errors(results) else 0
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,36 +56,40 @@ def run_task(task: Task) -> FileResult:
     return process_source(task.path, task.data, select_rules(task.codes), task.fix, task.unsafe)
 
 
-def run(
-    tasks: Sequence[Task],
-    jobs: int = 1,
-    cache: Cache | None = None,
-    on_done: Callable[[FileResult], None] | None = None,
-) -> list[FileResult]:
+def run(tasks: Sequence[Task], jobs: int = 1, cache: Cache | None = None) -> list[FileResult]:
     """Every task's result, in the order of `tasks`, whatever order the workers finish in."""
+    order = {id(task): i for i, task in enumerate(tasks)}
     results: list[FileResult | None] = [None] * len(tasks)
-    todo: list[int] = []
-    for i, task in enumerate(tasks):
-        hit = cache.get(task) if cache else None
-        if hit is not None:
-            results[i] = hit
-            if on_done:
-                on_done(hit)
-        else:
-            todo.append(i)
-    for i, result in _execute([tasks[i] for i in todo], todo, jobs):
-        results[i] = result
-        if cache and result.error is None:
-            cache.put(tasks[i], result)
-        if on_done:
-            on_done(result)
+    for task, result in _results(tasks, jobs, cache):
+        results[order[id(task)]] = result
     return results  # type: ignore[return-value]
 
 
-def _execute(tasks: list[Task], indexes: list[int], jobs: int):
+def execute(tasks: Sequence[Task], jobs: int = 1, cache: Cache | None = None) -> Iterator[FileResult]:
+    """Every task's result as soon as it is known: cache hits first, then in the order workers finish.
+    Closing the generator (or an exception in the caller, such as a stop on SIGINT) kills the workers."""
+    for _, result in _results(tasks, jobs, cache):
+        yield result
+
+
+def _results(tasks: Sequence[Task], jobs: int, cache: Cache | None) -> Iterator[tuple[Task, FileResult]]:
+    todo = []
+    for task in tasks:
+        hit = cache.get(task) if cache else None
+        if hit is None:
+            todo.append(task)
+        else:
+            yield task, hit
+    for task, result in _execute(todo, jobs):
+        if cache and result.error is None:
+            cache.put(task, result)
+        yield task, result
+
+
+def _execute(tasks: list[Task], jobs: int) -> Iterator[tuple[Task, FileResult]]:
     if jobs <= 1 or len(tasks) <= 1:
-        for i, task in zip(indexes, tasks, strict=True):
-            yield i, run_task(task)
+        for task in tasks:
+            yield task, run_task(task)
         return
     # Workers are forked from a server process that has imported graphmend and nothing else, not from this
     # process, which holds the source of every file: forked from here, each worker would carry it too.
@@ -94,19 +98,30 @@ def _execute(tasks: list[Task], indexes: list[int], jobs: int):
     context = multiprocessing.get_context("forkserver" if server else None)
     if server:
         context.set_forkserver_preload(["codemods.runner"])
-    by_index = dict(zip(indexes, tasks, strict=True))
-    workers = min(jobs, len(tasks))
-    with _safe_sys_path(), ProcessPoolExecutor(workers, context, _die_with_parent, (os.getpid(),)) as pool:
-        futures = {pool.submit(_run_in_worker, task): i for i, task in by_index.items()}
+    pool, futures = None, {}
+    try:
+        with _safe_sys_path():
+            pool = ProcessPoolExecutor(min(jobs, len(tasks)), context, _die_with_parent, (os.getpid(),))
+            futures = {pool.submit(_run_in_worker, task): task for task in tasks}
         for future in as_completed(futures):
-            i = futures.pop(future)
-            task = by_index[i]
+            task = futures.pop(future)
             try:
                 result = future.result()
             except Exception as exc:  # a worker died (e.g. out of memory): that file fails, the run goes on
                 message = f"internal error: {type(exc).__name__}: {exc}"
                 result = FileResult(task.path, original=task.data, error=FileError(task.path, message))
-            yield i, dataclasses.replace(result, original=task.data)
+            yield task, dataclasses.replace(result, original=task.data)
+    finally:
+        if pool is not None:
+            _stop(pool, finished=not futures)
+
+
+def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """A finished pool is shut down; one stopped early is killed: a worker may be minutes into a file."""
+    if not finished:
+        for process in list(getattr(pool, "_processes", {}).values()):  # no public way to reach them
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

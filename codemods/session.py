@@ -1,0 +1,236 @@
+"""One run over many files, as the CLI does it: settings and options merged, files selected and read,
+checked or fixed in parallel, and (for `fix`) each file written as soon as its result is final.
+
+    from codemods.session import Options, open_session, run
+
+    session = open_session([Path("src")], Options(select=["GM1"]), fix=True)
+    outcome = run(session, write=True)       # outcome.results, sorted by path; outcome.written ...
+
+`open_session` raises `ConfigError`, `UnknownRule` or `NothingToCheck` for what the caller must fix.
+Nothing here imports MindSpore or runs the code it reads; `run(..., prove=...)` hands each changed file
+to a caller-given proof (the verifier) before it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codemods import config as configuration
+from codemods.files import FileError, FileResult, WriteError, read_source, select_files, write_atomic
+from codemods.rules import select_rules
+from codemods.runner import Cache, Task, execute
+
+
+class NothingToCheck(Exception):
+    """No file was selected: a run that checks nothing must not look like a clean one."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line (or a caller) sets on top of `[tool.graphmend]`; None: the file's value."""
+
+    select: Sequence[str] | None = None
+    ignore: Sequence[str] = ()
+    unsafe: bool | None = None
+    exclude: Sequence[str] = ()
+    config: Path | None = None
+    jobs: int = 0  # 0: every core
+    cache: bool = True
+    changed_since: str | None = None
+    max_file_size: float | None = None  # MB
+
+
+@dataclass
+class Session:
+    settings: configuration.Settings
+    unsafe: bool
+    fix: bool
+    tasks: list[Task]
+    errors: list[FileError]  # paths that could not be selected or read
+    cache: Cache | None
+    jobs: int
+
+
+@dataclass
+class Outcome:
+    results: list[FileResult]  # sorted by path; a file not reached before a stop is not among them
+    written: list[FileResult] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # why a changed file was not written
+    warnings: list[str] = field(default_factory=list)
+    not_checked: int = 0  # files a stop left unchecked
+    stopped_by: int | None = None  # the signal that stopped the run
+
+
+def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
+    """Merge the config file with the options, select the files and read them."""
+    paths = list(paths) or [Path(".")]
+    settings = configuration.load(paths, options.config)
+    selected = list(options.select) if options.select else (
+        list(settings.select) if settings.select is not None else None)  # fmt: skip
+    ignored = [*settings.ignore, *options.ignore]
+    select_rules(selected, ignored)  # validates the codes before any work
+    megabytes = settings.max_file_size if options.max_file_size is None else _megabytes(options.max_file_size)
+    unsafe = settings.unsafe_fixes if options.unsafe is None else options.unsafe
+    chosen = select_files(paths, settings, tuple(options.exclude), options.changed_since)
+    if not chosen.files and not chosen.errors and options.changed_since is None:
+        found = select_files(paths, configuration.Settings(root=settings.root)).files
+        raise NothingToCheck(f"all {len(found)} Python file(s) under the given paths are excluded" if found
+                             else "no Python file under the given paths")  # fmt: skip
+    tasks, errors = [], list(chosen.errors)
+    for path in chosen.files:
+        data = read_source(path, int(megabytes * 1e6))
+        if isinstance(data, FileError):
+            errors.append(data)
+            continue
+        codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
+        tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
+    cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
+    return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or os.cpu_count() or 1)
+
+
+def _megabytes(value: float) -> float:
+    if not 0 < value <= configuration.MAX_FILE_SIZE:  # also refuses nan
+        raise configuration.ConfigError(f"--max-file-size: expected megabytes > 0 and <= "
+                                        f"{configuration.MAX_FILE_SIZE:g}, got {value:g}")  # fmt: skip
+    return value
+
+
+Proof = Callable[[FileResult], str | None]  # why a changed file must not be written, or None
+
+
+def run(
+    session: Session,
+    write: bool = False,
+    prove: Proof | None = None,
+    on_done: Callable[[FileResult], None] | None = None,
+) -> Outcome:
+    """Check (or fix) every file; with `write`, each changed file is written (after `prove` passes) as
+    soon as its result arrives, so a stop keeps what was done. SIGINT and SIGTERM stop the run between two
+    files, never in the middle of a write."""
+    outcome = Outcome([*(FileResult(e.path, error=e) for e in session.errors)])
+    done = 0
+    try:
+        with _stoppable() as guard, contextlib.closing(execute(session.tasks, session.jobs, session.cache)) as results:
+            for result in results:
+                done += 1
+                outcome.results.append(result)
+                if write and result.changed:
+                    refused = prove(result) if prove else None  # a stop while proving abandons this file
+                    with guard.critical():  # a stop while writing waits for the write to end
+                        _write_one(result, refused, outcome)
+                if on_done:
+                    on_done(result)
+    except Stopped as stop:
+        outcome.stopped_by = stop.signum
+        outcome.not_checked = len(session.tasks) - done
+    outcome.results.sort(key=lambda r: r.path)
+    return outcome
+
+
+def write(results: Sequence[FileResult]) -> Outcome:
+    """Write every changed result (`fix --interactive` writes what was accepted, after the review)."""
+    outcome = Outcome(list(results))
+    for result in results:
+        if result.changed:
+            _write_one(result, None, outcome)
+    return outcome
+
+
+def _write_one(result: FileResult, refused: str | None, outcome: Outcome) -> None:
+    if refused:
+        outcome.failed.append(refused)
+        return
+    try:
+        warning = write_atomic(Path(result.path), result.output, result.original)  # type: ignore[arg-type]
+    except WriteError as exc:
+        outcome.failed.append(str(exc))
+        return
+    outcome.written.append(result)
+    if warning:
+        outcome.warnings.append(warning)
+
+
+class Stopped(Exception):
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Guard:
+    """SIGINT/SIGTERM raise Stopped, except inside `critical()`, where they wait for its end."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending: int | None = None
+
+    def handle(self, signum: int, _frame) -> None:
+        if self.depth:
+            self.pending = signum
+        else:
+            raise Stopped(signum)
+
+    @contextlib.contextmanager
+    def critical(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if not self.depth and self.pending is not None:
+            raise Stopped(self.pending)
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[_Guard]:
+    guard = _Guard()
+    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        yield guard
+        return
+    previous = {sig: signal.signal(sig, guard.handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield guard
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def verifications(result: FileResult, settings: configuration.Settings) -> Iterator[tuple[str, object]]:
+    """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file.
+    This runs the user's code, in the verifier's child processes."""
+    from codemods.verify import UsageError, verify
+
+    for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
+        try:
+            report: object = verify(target.file(settings.root), result.output.decode(result.encoding),  # type: ignore[union-attr]
+                                    target.cell.rpartition(":")[2], target.init, list(target.inputs))  # fmt: skip
+        except UsageError as exc:
+            report = str(exc)
+        yield target.cell, report
+
+
+def add_ignores(results: Sequence[FileResult]) -> Outcome:
+    """Write a `# graphmend: ignore[...]` comment for every current finding (GM000 aside)."""
+    from codemods.suppressions import add_ignores as with_ignores
+
+    outcome = Outcome(list(results))
+    for result in results:
+        findings = [f for f in result.findings if f.code != "GM000"]
+        if result.error or not findings:
+            continue
+        updated = with_ignores(result.original.decode(result.encoding), findings).encode(result.encoding)
+        try:
+            compile(updated, result.path, "exec", dont_inherit=True)
+            warning = write_atomic(Path(result.path), updated, result.original)
+        except (SyntaxError, WriteError) as exc:
+            outcome.failed.append(f"{result.path}: suppressions not added: {exc}")
+            continue
+        outcome.written.append(FileResult(result.path, tuple(findings), original=result.original, output=updated))
+        if warning:
+            outcome.warnings.append(warning)
+    return outcome
