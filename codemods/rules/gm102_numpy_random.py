@@ -6,8 +6,8 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
 from codemods.rules.gm101_numpy_constructor import _argument, _DType, _is_astype, _is_shape_item
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class NumpyRandom(Rule):
@@ -48,7 +48,6 @@ class NumpyRandom(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
         self._handled: set[int] = set()  # inner calls of an expression already reported
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -5,7 +5,6 @@ import libcst.matchers as m
 
 from codemods.names import NUMPY_DTYPES
 from codemods.rule import Rule
-from codemods.rules._host import Values
 from codemods.rules.gm101_numpy_constructor import _TARGET
 
 # numpy functions whose graph-native twin has another name; the rest are spelled `ops.<same name>`
@@ -49,7 +48,6 @@ class NumpyCall(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
         self._handled: set[int] = set()
 
     def visit_Call(self, node: cst.Call) -> None:

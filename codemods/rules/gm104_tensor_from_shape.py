@@ -5,8 +5,8 @@ import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values, is_int
 from codemods.rules.gm101_numpy_constructor import _argument, _DType
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromShape(Rule):
@@ -43,7 +43,6 @@ class TensorFromShape(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS or not _only_data_and_dtype(node):
@@ -66,7 +65,7 @@ class TensorFromShape(Rule):
         if len(items) != len(data.elements):
             return False
         return any(self.values.is_dimension(i) for i in items) and all(
-            self.values.is_dimension(i) or is_int(i) or isinstance(i, cst.Float) for i in items
+            self.values.is_dimension(i) or self.values.is_int(i) or isinstance(i, cst.Float) for i in items
         )
 
     def _report(self, node: cst.Call, data: cst.BaseExpression, target: str, template: str) -> None:

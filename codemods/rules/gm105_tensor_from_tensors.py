@@ -4,8 +4,8 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
 from codemods.rules.gm101_numpy_constructor import _argument
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromTensors(Rule):
@@ -40,7 +40,6 @@ class TensorFromTensors(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:

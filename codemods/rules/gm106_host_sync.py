@@ -4,8 +4,8 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
 from codemods.rules.gm101_numpy_constructor import _argument
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class HostSync(Rule):
@@ -43,7 +43,6 @@ class HostSync(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._handled: set[int] = set()
-        self.values = Values(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self._handled:

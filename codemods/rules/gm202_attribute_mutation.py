@@ -3,7 +3,6 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._host import Values
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -46,7 +45,6 @@ class AttributeMutation(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -4,7 +4,7 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from codemods.rule import Rule
-from codemods.rules._host import Values, assigned_value
+from codemods.values import assigned_value
 
 # `a op= b` → `a = a op b`, and how tightly each operator binds (to parenthesize `b` when needed)
 _OPERATORS: dict[type, tuple[type, int]] = {
@@ -64,7 +64,6 @@ class ConstantAugAssign(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         target = node.target

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import Facts
 
 
 class LenOfTensor(Rule):
@@ -38,13 +37,12 @@ class LenOfTensor(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.facts = Facts(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.facts.is_len_call(node):
+        if not self.values.is_len_call(node):
             return
         tensor = node.args[0].value
-        if not self.facts.is_tensor(tensor):
+        if not self.values.is_tensor(tensor):
             return
         receiver = (
             tensor if _binds_tightly(tensor) else tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

@@ -3,7 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS, Dim, Facts
+from codemods.values import Dim
+from codemods.vocabulary import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS
 
 # methods that keep dimension 0 of their receiver
 _SHAPE_KEEPING = ELEMENTWISE | CASTS | {"cumsum", "cumprod", "astype", "to"}
@@ -48,7 +49,6 @@ class DynamicLoop(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.facts = Facts(ctx)
 
     def visit_For(self, node: cst.For) -> None:
         self._check(node.iter, "`for` loop", self._iteration_dims(node.iter))
@@ -57,8 +57,8 @@ class DynamicLoop(Rule):
         self._check(node.iter, "comprehension", self._iteration_dims(node.iter))
 
     def visit_While(self, node: cst.While) -> None:
-        if not self.facts.depends_on_tensor(node.test):  # a tensor value: GM401's
-            self._check(node.test, "`while` loop", self.facts.dims(node.test))
+        if not self.values.depends_on_tensor(node.test):  # a tensor value: GM401's
+            self._check(node.test, "`while` loop", self.values.dims(node.test))
 
     def _check(self, node: cst.BaseExpression, kind: str, dims: list[Dim]) -> None:
         if not dims:
@@ -82,7 +82,7 @@ class DynamicLoop(Rule):
         self.report(node, message)
 
     def _iteration_dims(self, iterable: cst.BaseExpression) -> list[Dim]:
-        facts = self.facts
+        facts = self.values
         if isinstance(iterable, cst.Call):
             func = iterable.func
             args = [a.value for a in iterable.args if a.keyword is None and not a.star]
@@ -104,7 +104,7 @@ class DynamicLoop(Rule):
         """A tensor built from host data (`ms.tensor([0] + counts[:-1]).cumsum(-1)`): Python knows its length."""
         for _ in range(8):
             if isinstance(node, cst.Name):
-                bindings = self.facts.bindings(node.value)
+                bindings = self.values.bindings(node.value)
                 if len(bindings) != 1 or bindings[0].kind != "value":
                     return False
                 node = bindings[0].node  # type: ignore[assignment]
@@ -112,7 +112,7 @@ class DynamicLoop(Rule):
                 return False
             elif self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
                 data = node.args[0].value if node.args and node.args[0].keyword is None else None
-                return data is not None and not self.facts.dims(data) and not self.facts.depends_on_tensor(data)
+                return data is not None and not self.values.dims(data) and not self.values.depends_on_tensor(data)
             elif isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_KEEPING:
                 node = node.func.value
             else:
@@ -121,9 +121,9 @@ class DynamicLoop(Rule):
 
     def _unstacked(self, call: cst.Call, args: list[cst.BaseExpression]) -> Dim | None:
         """`ops.unstack(x, axis=k)` / `ops.unbind(x, k)`: a tuple as long as dimension k of `x`."""
-        if self.facts.op_name(call.func) not in ("unstack", "unbind") or not args:
+        if self.values.op_name(call.func) not in ("unstack", "unbind") or not args:
             return None
-        if not self.facts.is_tensor(args[0]):
+        if not self.values.is_tensor(args[0]):
             return None
         axis = (
             args[1]

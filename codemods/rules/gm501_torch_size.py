@@ -1,7 +1,8 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, method_call
+from codemods.rules._torch_table import method_call
+from codemods.values import Caution
 
 
 class TorchSize(Rule):
@@ -33,11 +34,10 @@ class TorchSize(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "size")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} calls `Tensor.size`, an int property in "

@@ -1,7 +1,8 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.rules._torch_table import arg, call, method_call
+from codemods.values import Caution
 
 
 class TorchTranspose(Rule):
@@ -35,12 +36,11 @@ class TorchTranspose(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "transpose")
         axes = _two_axes(node)
-        if receiver is None or axes is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or axes is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         swapaxes, needed = self.ctx.bindings.reference("mindspore.ops.swapaxes")
         message = (

@@ -1,7 +1,8 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.rules._torch_table import arg, call, method_call
+from codemods.values import Caution
 
 
 class ArgmaxNoAxis(Rule):
@@ -35,11 +36,10 @@ class ArgmaxNoAxis(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "argmax")
-        if receiver is None or node.args or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or node.args or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         argmax, needed = self.ctx.bindings.reference("mindspore.ops.argmax")
         message = (

@@ -3,7 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.rules._torch_table import arg, call, method_call
+from codemods.values import Caution
 
 TUPLE, VALUES = "tuple", "values"
 
@@ -45,13 +46,12 @@ class MaxPositionalAxis(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "max", "min")
         args = node.args
         plain = 1 <= len(args) <= 2 and all(a.keyword is None and not a.star for a in args)
-        if receiver is None or not plain or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not plain or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         method = node.func.attr.value  # type: ignore[attr-defined]
         use, target = self._use(node)

@@ -1,7 +1,8 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+from codemods.rules._torch_table import arg, call, method_call, sizes
+from codemods.values import Caution
 
 
 class TorchExpand(Rule):
@@ -36,17 +37,16 @@ class TorchExpand(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "expand")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.expand` runs in PyNative only; "
             "use `ops.broadcast_to(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.receivers)
+        shape, why_not = sizes(node, self.values)
         if shape is None:
             self.report(node, f"{message} ({why_not}: rewrite by hand)")
             return

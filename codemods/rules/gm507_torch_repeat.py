@@ -1,7 +1,8 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+from codemods.rules._torch_table import arg, call, method_call, sizes
+from codemods.values import Caution
 
 
 class TorchRepeat(Rule):
@@ -39,19 +40,18 @@ class TorchRepeat(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.receivers = Receivers(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "repeat")
         if receiver is None or any(a.keyword is not None for a in node.args):
             return  # `x.repeat(2, axis=1)`: numpy's repeat, another meaning
-        if not self.receivers.may_be_tensor(receiver):
+        if not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
             "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.receivers)
+        shape, why_not = sizes(node, self.values)
         if shape is None:
             self.report(node, f"{message} ({why_not}: rewrite by hand)")
             return
