@@ -36,7 +36,7 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
 - A *shape dimension*: `x.shape[k]`, `ops.shape(x)[k]`, `len(t)` of a KNOWN tensor (dimension 0), names
   unpacked from or bound to them, and integer arithmetic on them. With a dynamic batch these are not
   compile-time constants.
-- A *Python int*: a literal, `len(...)`, `int(...)`, `t.item()` where a size goes, a dimension.
+- A *Python int*: a literal, `len(...)`, `int(...)`, a dimension, integer arithmetic on them.
 - *Host numpy*: a value made by `numpy.*` (not `mindspore.numpy`), or a method or item of one.
 """
 
@@ -320,8 +320,9 @@ class Values:
     # -- Python values ------------------------------------------------------------------------------
 
     def is_int(self, node: cst.BaseExpression) -> bool:
-        """One Python int, never a sequence: a literal, `len(...)`, `int(...)`, `t.item()` where a size
-        goes, a shape dimension, or integer arithmetic on them."""
+        """One Python int: a literal, `len(...)`, `int(...)`, a shape dimension, integer arithmetic on them.
+
+        Not `t.item()`: a Python number of `t`'s dtype (the PyTorch-port sizes take it for an int)."""
         if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
             return self.is_int(node.expression)
         if isinstance(node, cst.Integer):
@@ -329,8 +330,6 @@ class Values:
         if isinstance(node, cst.Call):
             func = node.func
             if self.is_builtin(func, ("len", "int")):
-                return True
-            if isinstance(func, cst.Attribute) and func.attr.value == "item" and not node.args:
                 return True
         if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.Divide):
             return self.is_int(node.left) and self.is_int(node.right)

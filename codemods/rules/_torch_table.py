@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import Scope
 
+from codemods.builders import as_tuple, tuple_of
+from codemods.calls import dotted_name
 from codemods.rule import FileContext
 from codemods.values import Values
 
@@ -190,7 +192,7 @@ TORCH_DTYPES: Mapping[str, str] = {
 
 def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
     """`torch.cat` (imported under any alias, or the bare name `torch` that nothing binds) → "torch.cat"."""
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     if dotted is None:
         return None  # `torch.zeros_like(x).long` is a method of a result, not a torch name
     names = [n for n in ctx.names(node) if n == "torch" or n.startswith("torch.")]
@@ -198,60 +200,6 @@ def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
         return names[0]
     if dotted.split(".")[0] == "torch" and ctx.bindings.is_free("torch") and not _bound_locally(ctx, node):
         return dotted
-    return None
-
-
-# -- small shared helpers ----------------------------------------------------------------------------
-
-
-def method_call(node: cst.Call, *names: str) -> cst.BaseExpression | None:
-    """The receiver `x` of `x.<name>(...)` when the method is one of `names`."""
-    func = node.func
-    if isinstance(func, cst.Attribute) and func.attr.value in names:
-        return func.value
-    return None
-
-
-def positional(node: cst.Call) -> list[cst.BaseExpression] | None:
-    """The arguments of a call that has only plain positional ones; None otherwise."""
-    if any(a.keyword is not None or a.star for a in node.args):
-        return None
-    return [a.value for a in node.args]
-
-
-def as_tuple(values: list[cst.BaseExpression]) -> cst.Tuple:
-    """`(a, b)` (or `(a,)`) from argument values, keeping each value's own formatting."""
-    elements = [cst.Element(v, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for v in values]
-    last = elements[-1].with_changes(comma=cst.Comma() if len(values) == 1 else cst.MaybeSentinel.DEFAULT)
-    return cst.Tuple([*elements[:-1], last])
-
-
-def arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:
-    """A call argument `value` (or `keyword=value`); a receiver's parentheses `(a + b)` are dropped."""
-    if value.lpar and not isinstance(value, cst.Tuple | cst.GeneratorExp | cst.Yield):
-        value = value.with_changes(lpar=[], rpar=[])
-    if keyword is None:
-        return cst.Arg(value)
-    return cst.Arg(
-        value,
-        keyword=cst.Name(keyword),
-        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
-    )
-
-
-def call(func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
-    """`func(a, b, c)` with `, ` between the arguments."""
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    spaced = [a.with_changes(comma=comma) for a in args[:-1]] + [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-    return cst.Call(func, spaced)
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr.value}" if head else None
     return None
 
 
@@ -278,10 +226,20 @@ def sizes(node: cst.Call, values: Values) -> tuple[cst.BaseExpression | None, st
         return as_tuple([a.value for a in args]), ""
     only = args[0].value
     if isinstance(only, cst.List):
-        return cst.Tuple(only.elements), ""
+        return tuple_of(only), ""
     bound = values.values_of(only) if isinstance(only, cst.Name) else []
     if values.is_shape_like(only) or bound and all(values.is_shape_like(v) for v in bound):
         return only, ""
-    if values.is_int(only):
+    if values.is_int(only) or _is_item(only):
         return as_tuple([only]), ""
     return None, f"`{values.ctx.code(only)}` may be one int or a sequence of them"
+
+
+def _is_item(node: cst.BaseExpression) -> bool:
+    """`t.item()`: a Python number; where a size goes, an int."""
+    return (
+        isinstance(node, cst.Call)
+        and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "item"
+    )

@@ -3,8 +3,8 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.numpy_calls import argument
 from codemods.rule import Rule
-from codemods.rules.gm101_numpy_constructor import _argument
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -44,7 +44,7 @@ class TensorFromTensors(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
             return
-        data = _argument(node, 0, "input_data")
+        data = argument(node, 0, "input_data")
         if not isinstance(data, (cst.List, cst.Tuple)) or not data.elements:
             return
         tensors = [isinstance(e, cst.Element) and self.values.is_tensor(e.value) for e in data.elements]
@@ -54,7 +54,7 @@ class TensorFromTensors(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()} builds a tensor from a list of tensors: STRICT "
             'syntax and export reject it ("the inputs should be constant"); use `ops.stack`'
         )
-        dtype = _argument(node, 1, "dtype")
+        dtype = argument(node, 1, "dtype")
         extra = [a for a in node.args if a.value is not data and a.value is not dtype]
         if not all(tensors) or extra or any(a.star for a in node.args):
             why = "it mixes tensors with other values" if not all(tensors) else "it passes more arguments"

@@ -1,7 +1,7 @@
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import method_call
 from codemods.values import Caution
 
 

@@ -1,7 +1,8 @@
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import arg, call, method_call
 from codemods.values import Caution
 
 

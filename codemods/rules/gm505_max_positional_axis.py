@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import arg, call, method_call
 from codemods.values import Caution
 
 TUPLE, VALUES = "tuple", "values"

@@ -1,7 +1,9 @@
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import arg, call, method_call, sizes
+from codemods.rules._torch_table import sizes
 from codemods.values import Caution
 
 

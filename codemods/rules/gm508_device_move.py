@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import TORCH_DTYPES, method_call, torch_name
+from codemods.rules._torch_table import TORCH_DTYPES, torch_name
 from codemods.values import Caution
 
 DEVICE, DTYPE = "device", "dtype"

@@ -2,15 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.builders import arg, as_tuple
 from codemods.rule import Rule
-from codemods.rules._torch_table import (
-    TORCH_DTYPES,
-    TORCH_FUNCTIONS,
-    TorchOp,
-    arg,
-    as_tuple,
-    torch_name,
-)
+from codemods.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
 from codemods.values import Values
 
 
