@@ -120,7 +120,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     CODE: ClassVar[str]
     NAME: ClassVar[str]
-    BREAKS: ClassVar[str]  # the configurations the pattern breaks, from CATALOG.md
+    BREAKS: ClassVar[str]  # the configurations the pattern breaks, as measured (docs/evidence.md)
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
     # what the engine visits with the rule: the graph functions, the Cell classes, or the whole file

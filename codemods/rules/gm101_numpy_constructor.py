@@ -23,7 +23,7 @@ class NumpyConstructor(Rule):
         numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With a dynamic batch
         there is no constant to fold ("the inputs should be constant, but found variable"), STRICT syntax
         and MindIR export reject it, and with numpy 1.x `np.ones/full/eye` can fail even with static
-        shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node (CATALOG.md A).
+        shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node.
 
     Example:
         img_atts = ms.Tensor(np.ones((batch_size, n)), dtype=ms.float32)

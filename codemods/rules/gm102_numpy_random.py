@@ -26,8 +26,7 @@ class NumpyRandom(Rule):
         numpy runs on the host while the graph is compiled, so the draw is frozen into the graph as a
         constant: with static shapes every call of a GRAPH_MODE Cell, and every run of an exported MindIR,
         returns the same "random" sample, while PyNative draws a new one each call. No error is raised.
-        With a dynamic batch under STRICT it fails to compile ("the inputs should be constant")
-        (CATALOG.md A, J).
+        With a dynamic batch under STRICT it fails to compile ("the inputs should be constant").
 
     Example:
         noise = ms.Tensor(np.random.rand(*shape), ms.float32)

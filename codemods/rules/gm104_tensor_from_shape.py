@@ -24,8 +24,7 @@ class TensorFromShape(Rule):
     Why it breaks graph mode:
         `Tensor(...)` in graph code needs a compile-time constant. With static shapes a dimension is one;
         with a dynamic batch it is a variable, and under STRICT syntax (and in a dynamic-shape MindIR
-        export) compiling fails: "the inputs should be constant, but found variable 'input_data'"
-        (CATALOG.md E, H).
+        export) compiling fails: "the inputs should be constant, but found variable 'input_data'".
 
     Example:
         batch_size = Tensor(x.shape[0], dtype=mindspore.float32)

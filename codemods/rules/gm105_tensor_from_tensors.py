@@ -19,7 +19,7 @@ class TensorFromTensors(Rule):
     Why it breaks graph mode:
         `Tensor(...)` needs constant data; a list of graph tensors is not. LAX falls back to running it in
         Python, but STRICT syntax and MindIR export reject it: "the inputs should be constant, but found
-        variable 'input_data'" (CATALOG.md H).
+        variable 'input_data'".
 
     Example:
         stats = Tensor([x.mean(), x.max()], ms.float32)

@@ -20,7 +20,7 @@ class HostSync(Rule):
     Why it breaks graph mode:
         `asnumpy` copies a tensor to host memory, which a compiled graph cannot do. LAX syntax runs it
         through the Python fallback, but STRICT syntax and MindIR export reject it: "In JIT strict mode,
-        cannot get attributes asnumpy" (CATALOG.md F). `.item()`, `float(t)`, `int(t)` and `bool(t)` are
+        cannot get attributes asnumpy". `.item()`, `float(t)`, `int(t)` and `bool(t)` are
         not reported: MindSpore 2.10 compiles them in every configuration, with the numbers of PyNative
         (measured, tests/test_verify_host_data.py).
 

@@ -26,7 +26,7 @@ class AttributeMutation(Rule):
         A compiled graph can only update state that lives in Parameters. LAX syntax runs the assignment
         through the Python fallback (the Python attribute changes as in PyNative), but STRICT syntax and
         MindIR export reject it: "if need to modify a member attribute of a class with self.calls, the
-        member attribute must be of the Parameter type" (CATALOG.md F).
+        member attribute must be of the Parameter type".
 
     Example:
         self.calls = self.calls + 1          # self.calls = 0 in __init__

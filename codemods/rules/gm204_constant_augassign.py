@@ -41,7 +41,7 @@ class ConstantAugAssign(Rule):
         into the next call: an accumulator that starts at `Tensor(0.0)` returns 1, 2, 3 for three identical
         calls, where PyNative returns 1, 1, 1. The pattern sits in the RPN heads of detection models
         (`loss = self.loss; loss += ...`). A name bound to a computed tensor (`ops.zeros(...)`,
-        `x.sum() * 0`) is not affected and not reported (CATALOG.md K).
+        `x.sum() * 0`) is not affected and not reported.
 
     Example:
         loss = ms.Tensor(0.0, ms.float32)

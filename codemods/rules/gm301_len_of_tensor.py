@@ -17,8 +17,8 @@ class LenOfTensor(Rule):
     Why it breaks graph mode:
         With a dynamic batch, `len(x)` is not a compile-time int: used as a shape it gives garbage.
         `n = len(x); x.view(n, -1)` fails with "For primitive[Reshape], the accumulate of x_shape must be
-        equal to out_shape" (CATALOG.md, added cases), while `n = x.shape[0]` works in every
-        configuration. Seed article 002 names `len()` on tensors as an export pitfall.
+        equal to out_shape" (measured), while `n = x.shape[0]` works in
+        every configuration. Seed article 002 names `len()` on tensors as an export pitfall.
 
     Example:
         n = len(x)

@@ -26,7 +26,7 @@ class ViewMinusOne(Rule):
 
     Why it breaks graph mode:
         It does not in MindSpore 2.10: `-1` compiled and ran in every configuration measured, including a
-        dynamic-batch MindIR (CATALOG.md C). Older releases and some export pipelines fail to infer the
+        dynamic-batch MindIR. Older releases and some export pipelines fail to infer the
         shape of a `Reshape` with `-1` ("Failed to infer output shape of operator ... Reshape", seed 002).
         `ops.flatten` states the intent and needs no inference of a size.
 

@@ -40,7 +40,7 @@ class TensorCondition(Rule):
     Why it breaks graph mode:
         GRAPH_MODE compiles a tensor-conditioned `if` into a Switch of subgraphs: it runs, but a MindIR
         exported with a dynamic batch fails at its second batch size ("The actor already exists:
-        Default/Switch-op", CATALOG.md D), and N ifs cost 2N+1 subgraphs and a slower step. `ops.where`
+        Default/Switch-op"), and N ifs cost 2N+1 subgraphs and a slower step. `ops.where`
         is one node that runs everywhere, including the dynamic MindIR (re-measured on graphmend's own
         rewrite of tests/verify_rules/shapes_flow/gm401_tensor_condition.py: the original's dynamic
         MindIR failed at batch 3, the rewrite ran at batch 2 and 3). Seed article 002 recommends
@@ -57,7 +57,7 @@ class TensorCondition(Rule):
     Fix safety:
         Unsafe: `ops.where` evaluates both branches. Forward values are equal (the untaken branch is
         discarded, NaNs included), but gradients flow through both: a branch that makes NaN or Inf
-        where it is not taken (`ops.sqrt(x)` for negative x) turns gradients into NaN (CATALOG.md D) —
+        where it is not taken (`ops.sqrt(x)` for negative x) turns gradients into NaN —
         guard it with a second where. A Parameter update becomes one unconditional assign of a selected
         value, so the update is no longer skipped but writes back the old value. Dtypes are taken as
         equal unless a side casts or compares; an integer tensor meeting a float literal in one branch

@@ -28,7 +28,7 @@ class DynamicLoop(Rule):
     Why it breaks graph mode:
         GRAPH_MODE unrolls a Python loop at compile time, so its trip count must be a constant. With a
         dynamic batch, `ops.stack([x[i] * (i + 1) for i in range(x.shape[0])])` fails ("'TensorType'
-        object is not subscriptable") in LAX, STRICT and export (CATALOG.md G). A loop over a static
+        object is not subscriptable") in LAX, STRICT and export. A loop over a static
         dimension compiles, but a MindIR exported with a dynamic batch silently returned the batch size
         of its first call (batch 3 in, batch 2 out). Seed article 002 names such loops as the export
         pitfall that cost an afternoon.

@@ -15,7 +15,7 @@ class TorchSize(Rule):
     Why it breaks graph mode:
         In MindSpore `Tensor.size` is a property, the number of elements (torch's `numel()`), so calling
         it fails everywhere: PyNative raises "'int' object is not callable", GRAPH_MODE "The object is
-        not callable" (CATALOG.md E). A half-done port does not run at all until it is rewritten.
+        not callable". A half-done port does not run at all until it is rewritten.
 
     Example:
         batch = hidden_states.size(0)

@@ -19,7 +19,7 @@ class TorchTranspose(Rule):
         axes like torch, GRAPH_MODE takes the arguments as a whole permutation. On a tensor of more than
         two dimensions GRAPH_MODE fails ("the number of axes must be equal to the dimension of Tensor");
         on a 2-D tensor `x.transpose(0, 1)` compiles and silently returns `x` unchanged, where PyNative
-        returns its transpose (measured; CATALOG.md E lists the failure).
+        returns its transpose (measured).
 
     Example:
         attn = ops.matmul(q, k.transpose(-1, -2))

@@ -17,7 +17,7 @@ class ArgmaxNoAxis(Rule):
     Why it breaks graph mode:
         PyNative follows torch and flattens: a 0-d Int64 index. GRAPH_MODE (LAX, STRICT, dynamic)
         reduces the last axis instead: a (2, 3, 8) tensor of indices for a (2, 3, 8, 8) input
-        (CATALOG.md E, measured again for float and int inputs). Code that goes on to use the index
+        (measured for float and int inputs). Code that goes on to use the index
         as a scalar fails, or silently computes with the wrong shape.
 
     Example:

@@ -25,7 +25,7 @@ class MaxPositionalAxis(Rule):
 
     Why it breaks graph mode:
         The positional overload differs between the modes: PyNative follows torch and returns a
-        (values, indices) tuple, GRAPH_MODE returns the values only (CATALOG.md E, measured for `min`
+        (values, indices) tuple, GRAPH_MODE returns the values only (measured for `min`
         too). Torch-style code (`x.max(1)[0]`) silently takes the first row of the values in
         GRAPH_MODE; MindSpore-style code (`x.max(-2).expand_dims(-1)`) fails in PyNative.
 

@@ -20,7 +20,7 @@ class TorchExpand(Rule):
         PyNative accepts torch's `expand`, GRAPH_MODE does not: "The parameters number of the function
         is 2, but the number of provided arguments is 5" for separate sizes, and "The method
         'GetShapeVector()' doesn't implement" for a tuple (measured in LAX, STRICT and with a dynamic
-        batch; CATALOG.md E lists the first).
+        batch).
 
     Example:
         cls_tokens = self.cls_token.expand(batch_size, -1, -1)

@@ -17,8 +17,8 @@ class TorchRepeat(Rule):
 
     Why it breaks graph mode:
         `Tensor.repeat(*repeats)` has a kernel on Ascend only: on CPU it fails in PyNative ("'repeat' is
-        not supported on this device") and in every graph configuration ("Kernel select failed";
-        CATALOG.md E). `ops.tile` computes the same (torch's `repeat` is numpy's `tile`) on every backend.
+        not supported on this device") and in every graph configuration ("Kernel select
+        failed"). `ops.tile` computes the same (torch's `repeat` is numpy's `tile`) on every backend.
 
     Example:
         img_sizes = img_sizes.unsqueeze(0).repeat(batch_size, 1)
