@@ -35,12 +35,14 @@ class NumpyConstructor(Rule):
         `ops` disagree on defaults: numpy's float64 stays float64 unless the wrapper names a dtype, and
         `np.full(s, 3)` stays int64. `np.empty` becomes `ops.zeros` (its values were undefined). A call
         whose dtype cannot be known (a variable), or with arguments `ops` has no equal for (`np.eye(k=1)`,
-        `np.linspace(endpoint=False)`), is reported without a fix.
+        `np.linspace(endpoint=False)`), is reported without a fix. Unsafe when the expression holds a
+        comment: the fix would drop it.
     """
 
     CODE = "GM101"
     NAME = "numpy-constructor"
     BREAKS = "dynamic, STRICT, export (and GRAPH with numpy 1.x for ones/full/eye)"
+    FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

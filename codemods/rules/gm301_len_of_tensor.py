@@ -29,11 +29,13 @@ class LenOfTensor(Rule):
 
     Fix safety:
         Safe: for a tensor, `len(x)` and `x.shape[0]` are the same int (both fail on a 0-d tensor).
+        Unsafe when the call holds a comment (`len(  # why\n x)`): the fix would drop it.
     """
 
     CODE = "GM301"
     NAME = "len-of-tensor"
     BREAKS = "dynamic (len of a dynamic batch used as a shape), dynamic export"
+    FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
