@@ -41,9 +41,6 @@ class TensorFromShape(Rule):
     NAME = "tensor-from-shape"
     BREAKS = "dynamic + STRICT, dynamic export"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS or not _only_data_and_dtype(node):
             return

@@ -38,9 +38,6 @@ class TensorFromTensors(Rule):
     BREAKS = "STRICT, export"
     FIX = "safe/unsafe"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
             return

@@ -43,9 +43,6 @@ class AttributeMutation(Rule):
     BREAKS = "STRICT, export"
     FIX = "none"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._check(target.target)

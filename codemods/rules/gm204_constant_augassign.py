@@ -62,9 +62,6 @@ class ConstantAugAssign(Rule):
     NAME = "constant-augassign"
     BREAKS = "GRAPH, STRICT, dynamic, export (silent: the constant drifts from call to call)"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         target = node.target
         if not isinstance(target, cst.Name) or type(node.operator) not in _OPERATORS:

@@ -37,9 +37,6 @@ class LenOfTensor(Rule):
     BREAKS = "dynamic (len of a dynamic batch used as a shape), dynamic export"
     FIX = "safe/unsafe"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         if not self.values.is_len_call(node):
             return

@@ -49,9 +49,6 @@ class ViewMinusOne(Rule):
     FIX = "safe/unsafe"
     DEFAULT = False
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         reshape = self._match(node)
         if reshape is None or not any(_is_minus_one(d) for d in reshape.dims):

@@ -47,9 +47,6 @@ class DynamicLoop(Rule):
     BREAKS = "dynamic (loops over the batch), dynamic export (any shape-bounded loop)"
     FIX = "none"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_For(self, node: cst.For) -> None:
         self._check(node.iter, "`for` loop", self._iteration_dims(node.iter))
 

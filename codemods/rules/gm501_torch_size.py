@@ -32,9 +32,6 @@ class TorchSize(Rule):
     NAME = "torch-size"
     BREAKS = "PyNative and every graph configuration"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "size")
         if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):

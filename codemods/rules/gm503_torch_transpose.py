@@ -35,9 +35,6 @@ class TorchTranspose(Rule):
     NAME = "torch-transpose"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently wrong on 2-D tensors)"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "transpose")
         axes = _two_axes(node)

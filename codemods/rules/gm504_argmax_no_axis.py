@@ -35,9 +35,6 @@ class ArgmaxNoAxis(Rule):
     NAME = "argmax-no-axis"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently a different shape)"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "argmax")
         if receiver is None or node.args or not self.values.is_tensor(receiver, Caution.POSSIBLE):

@@ -45,9 +45,6 @@ class MaxPositionalAxis(Rule):
     NAME = "max-positional-axis"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently values instead of a pair), or PyNative"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "max", "min")
         args = node.args

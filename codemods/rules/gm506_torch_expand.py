@@ -37,9 +37,6 @@ class TorchExpand(Rule):
     NAME = "torch-expand"
     BREAKS = "GRAPH, STRICT, dynamic, export"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "expand")
         if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):

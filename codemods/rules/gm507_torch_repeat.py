@@ -40,9 +40,6 @@ class TorchRepeat(Rule):
     BREAKS = "CPU and GPU: PyNative and every graph configuration (the kernel is Ascend-only)"
     FIX = "safe/unsafe"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "repeat")
         if receiver is None or any(a.keyword is not None for a in node.args):

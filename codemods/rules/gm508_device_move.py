@@ -43,9 +43,6 @@ class DeviceMove(Rule):
     NAME = "device-move"
     BREAKS = 'GRAPH, STRICT, dynamic, export (`.cuda()`, `.cpu()`, `.to("cuda")`: PyNative too)'
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "to", "cuda", "cpu")
         if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
