@@ -1,12 +1,14 @@
-"""Derived facts are derived: each rule's FIX label and the README rules table are checked against
-what the rules are and do, never kept as a second copy by hand.
+"""Derived facts are derived: each rule's FIX label, the README rules table and docs/evidence.md are
+checked against what the rules are and do, never kept as a second copy by hand.
 
-GRAPHMEND_UPDATE_DOCS=1 rewrites the README table from `graphmend rules` (review it with `git diff`).
+GRAPHMEND_UPDATE_DOCS=1 rewrites the README table from `graphmend rules` (review it with `git diff`);
+`make evidence` rewrites docs/evidence.md.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from codemods import RULES, engine, select_rules
+from codemods.evidence import CELLS
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"
 README = REPO / "README.md"
+EVIDENCE = REPO / "docs" / "evidence.md"
 GRAPHMEND = Path(sys.executable).with_name("graphmend")
 UPDATE = os.environ.get("GRAPHMEND_UPDATE_DOCS") == "1"
 
@@ -65,3 +69,19 @@ def _rules_span(text: str) -> tuple[int, int]:
 def _rules_block(text: str) -> str:
     start, end = _rules_span(text)
     return text[start:end]
+
+
+def test_every_rule_has_a_hostile_cell_that_exists() -> None:
+    assert set(CELLS) == set(RULES), "codemods/evidence.py CELLS and the rules differ"
+    for code, cell in CELLS.items():
+        if cell is None:
+            continue
+        source = (REPO / cell.path).read_text(encoding="utf-8")
+        assert f"class {cell.name}(" in source, f"{code}: {cell.path} defines no {cell.name}"
+        fixed = engine.check(source, cell.path, select_rules([code]))
+        assert any(f.code == code for f in fixed), f"{code}: its hostile Cell has no {code} finding"
+
+
+def test_evidence_has_one_row_per_rule() -> None:
+    rows = re.findall(r"^\| (GM\d{3}) ", EVIDENCE.read_text(encoding="utf-8"), re.MULTILINE)
+    assert sorted(rows) == sorted(RULES), "docs/evidence.md is out of date: run `make evidence`"
