@@ -2,8 +2,9 @@
 
 GM101 (constructors) and GM102 (`np.random`) rewrite a whole expression such as
 `ms.Tensor(np.ones(s), ms.float32).astype(ms.float16)` into one `ops` call: `match_wrapped` finds that
-expression once for both, with one list of wrappers (`Tensor`, `ms.tensor`, `Tensor.from_numpy`), and
-`DType` says what dtype it ends up with. `bind` and `argument` read a call's arguments by name.
+expression once for both, with one list of wrappers (`Tensor`, `ms.tensor`, `Tensor.from_numpy`);
+`DType` says what dtype it ends up with; `Outermost` reports each such expression once.
+`bind` and `argument` read a call's arguments by name.
 """
 
 from __future__ import annotations
@@ -90,6 +91,23 @@ def match_wrapped(
         return Wrapped(match.core, wrapped, True, (*match.calls, node))
     found = core(node)
     return None if found is None else Wrapped(found, dtype(found), False, (node,))
+
+
+class Outermost:
+    """Reports the outermost expression once: `astype(Tensor(np.ones(...)))` is one finding, not three."""
+
+    def __init__(self) -> None:
+        self._inside: set[int] = set()  # the calls of an expression already matched
+
+    def match(
+        self, ctx, node: cst.Call, core: Callable[[cst.Call], T | None], dtype: Callable[[T], DType | None]
+    ) -> Wrapped[T] | None:
+        if id(node) in self._inside:
+            return None
+        found = match_wrapped(ctx, node, core, dtype)
+        if found is not None:
+            self._inside.update(id(call) for call in found.calls)
+        return found
 
 
 def numpy_function(ctx, call: cst.Call, prefix: str = "numpy.") -> str | None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Wrapped, bind, match_wrapped, numpy_function
+from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function
 from codemods.rule import Rule
 
 
@@ -20,10 +20,13 @@ class NumpyConstructor(Rule):
         graph-native and never touched.
 
     Why it breaks graph mode:
-        numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With a dynamic batch
-        there is no constant to fold ("the inputs should be constant, but found variable"), STRICT syntax
-        and MindIR export reject it, and with numpy 1.x `np.ones/full/eye` can fail even with static
-        shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node.
+        numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With static shapes it
+        can: MindSpore 2.10 (numpy 1.26) compiles a batch-sized `np.ones` mask in GRAPH, STRICT and a
+        static-shape export, with the numbers of PyNative. With a dynamic batch there is no constant to
+        fold and compiling fails ("'int' object is not subscriptable", or "the inputs should be
+        constant, but found variable" under STRICT), and older numpy 1.x releases failed even with
+        static shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node
+        that compiles in every configuration.
 
     Example:
         img_atts = ms.Tensor(np.ones((batch_size, n)), dtype=ms.float32)
@@ -41,37 +44,30 @@ class NumpyConstructor(Rule):
 
     CODE = "GM101"
     NAME = "numpy-constructor"
-    BREAKS = "dynamic, STRICT, export (and GRAPH with numpy 1.x for ones/full/eye)"
+    BREAKS = "dynamic (static GRAPH, STRICT and export fold it into a constant)"
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._handled: set[int] = set()  # inner calls of an expression already reported
+        self._outermost = Outermost()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if id(node) in self._handled:
-            return
-        match = self._match(node)
+        match = self._outermost.match(
+            self.ctx, node, lambda call: _Constructor.of(self.ctx, call), lambda ctor: ctor.dtype
+        )
         if match is None:
             return
-        self._handled.update(id(n) for n in match.calls)
         ctor = match.core
         spelled = self.ctx.code(ctor.call.func)
         message = (
-            f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: it fails with a dynamic "
-            f"batch, under STRICT and in export; use `ops.{NUMPY_CONSTRUCTORS[ctor.name]}`"
+            f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: with a dynamic batch "
+            f"there is none to fold and compiling fails; use `ops.{NUMPY_CONSTRUCTORS[ctor.name]}`"
         )
         replacement, why_not = self._rewrite(match)
         if replacement is None:
             self.report(node, f"{message} ({why_not}: rewrite by hand)")
         else:
             self.report(node, message, replacement[0], "safe", replacement[1])
-
-    # -- matching -----------------------------------------------------------------------------------
-
-    def _match(self, node: cst.Call) -> Wrapped[_Constructor] | None:
-        """The outermost constructor expression starting at `node`: astype(Tensor(np.X(...)))."""
-        return match_wrapped(self.ctx, node, lambda call: _Constructor.of(self.ctx, call), lambda ctor: ctor.dtype)
 
     # -- rewriting ----------------------------------------------------------------------------------
 

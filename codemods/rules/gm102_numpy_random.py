@@ -7,7 +7,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.builders import atom
 from codemods.calls import dotted_name
-from codemods.numpy_calls import DType, Wrapped, bind, match_wrapped, numpy_function
+from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function
 from codemods.rule import Rule
 
 
@@ -26,7 +26,8 @@ class NumpyRandom(Rule):
         numpy runs on the host while the graph is compiled, so the draw is frozen into the graph as a
         constant: with static shapes every call of a GRAPH_MODE Cell, and every run of an exported MindIR,
         returns the same "random" sample, while PyNative draws a new one each call. No error is raised.
-        With a dynamic batch under STRICT it fails to compile ("the inputs should be constant").
+        With a dynamic batch it fails: at run time when the batch size changes ("Not same shape in device
+        address"), and under STRICT at compile time ("the inputs should be constant").
 
     Example:
         noise = ms.Tensor(np.random.rand(*shape), ms.float32)
@@ -43,20 +44,17 @@ class NumpyRandom(Rule):
 
     CODE = "GM102"
     NAME = "numpy-random"
-    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic + STRICT (fails)"
+    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic (fails)"
     FIX = "unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._handled: set[int] = set()  # inner calls of an expression already reported
+        self._outermost = Outermost()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if id(node) in self._handled:
-            return
-        match = self._match(node)
+        match = self._outermost.match(self.ctx, node, lambda call: _Draw.of(self.ctx, call), lambda draw: draw.dtype)
         if match is None:
             return
-        self._handled.update(id(n) for n in match.calls)
         draw = match.core
         message = (
             f"host `{self.ctx.code(draw.call.func)}` in {self.ctx.where()} is drawn once, when the graph is "
@@ -73,12 +71,6 @@ class NumpyRandom(Rule):
         target = "ops.randint" if draw.name == "randint" else "ops.randn" if draw.normal else "ops.rand"
         message += f"; use `{target}` (unsafe: MindSpore's random stream, not numpy's)"
         self.report(node, message, replacement, "unsafe", imports)
-
-    # -- matching -----------------------------------------------------------------------------------
-
-    def _match(self, node: cst.Call) -> Wrapped[_Draw] | None:
-        """The outermost expression around a draw starting at `node`: astype(Tensor(np.random.X(...)))."""
-        return match_wrapped(self.ctx, node, lambda call: _Draw.of(self.ctx, call), lambda draw: draw.dtype)
 
     def _feeds_numpy(self, node: cst.Call, match: Wrapped[_Draw]) -> str:
         """Why a bare draw cannot become a tensor here ("" when it can)."""
