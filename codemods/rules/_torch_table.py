@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import Scope
 
-from codemods.builders import as_tuple, tuple_of
+from codemods.builders import arg, as_tuple, call, tuple_of
 from codemods.calls import dotted_name
 from codemods.rule import FileContext
 from codemods.values import Values
@@ -243,3 +243,14 @@ def _is_item(node: cst.BaseExpression) -> bool:
         and isinstance(node.func, cst.Attribute)
         and node.func.attr.value == "item"
     )
+
+
+def sized_call(rule, node: cst.Call, receiver: cst.BaseExpression, target: str, message: str):
+    """`target(receiver, sizes)` for torch's `x.expand(*sizes)` / `x.repeat(*sizes)`, with the import it
+    needs and the sizes; None (reported without a fix, saying why) when the sizes cannot be read."""
+    shape, why_not = sizes(node, rule.values)
+    if shape is None:
+        rule.report(node, f"{message} ({why_not}: rewrite by hand)")
+        return None
+    func, needed = rule.ctx.bindings.reference(target)
+    return call(func, [arg(receiver), arg(shape)]), needed, shape

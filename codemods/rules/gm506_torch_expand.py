@@ -1,9 +1,8 @@
 import libcst as cst
 
-from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import sizes
+from codemods.rules._torch_table import sized_call
 from codemods.values import Caution
 
 
@@ -45,9 +44,7 @@ class TorchExpand(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.expand` runs in PyNative only; "
             "use `ops.broadcast_to(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.values)
-        if shape is None:
-            self.report(node, f"{message} ({why_not}: rewrite by hand)")
-            return
-        broadcast_to, needed = self.ctx.bindings.reference("mindspore.ops.broadcast_to")
-        self.report(node, message, call(broadcast_to, [arg(receiver), arg(shape)]), "safe", (needed,))
+        fixed = sized_call(self, node, receiver, "mindspore.ops.broadcast_to", message)
+        if fixed is not None:
+            replacement, needed, _ = fixed
+            self.report(node, message, replacement, "safe", (needed,))

@@ -1,9 +1,8 @@
 import libcst as cst
 
-from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import sizes
+from codemods.rules._torch_table import sized_call
 from codemods.values import Caution
 
 
@@ -50,12 +49,10 @@ class TorchRepeat(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
             "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.values)
-        if shape is None:
-            self.report(node, f"{message} ({why_not}: rewrite by hand)")
+        fixed = sized_call(self, node, receiver, "mindspore.ops.tile", message)
+        if fixed is None:
             return
-        tile, needed = self.ctx.bindings.reference("mindspore.ops.tile")
-        replacement = call(tile, [arg(receiver), arg(shape)])
+        replacement, needed, shape = fixed
         if isinstance(shape, cst.Tuple) and len(shape.elements) <= 2:
             message += (
                 "; check the meaning: in MindSpore 1.x `x.repeat(k, axis)` repeated elements "
