@@ -108,6 +108,7 @@ _LITERALS = (
 )  # fmt: skip
 _CONTAINERS = (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp)
 _MAX_DEPTH = 8
+_NO_FUNCTION = FunctionIndex()
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,10 @@ class Values:
     # -- bindings -----------------------------------------------------------------------------------
 
     def index(self) -> FunctionIndex:
-        function = self.ctx.current.node  # type: ignore[union-attr]
+        """The bindings of the graph function being visited (none outside graph code: a Cell's body)."""
+        if self.ctx.current is None:
+            return _NO_FUNCTION
+        function = self.ctx.current.node
         found = self._functions.get(id(function))
         if found is None:
             found = self._functions[id(function)] = FunctionIndex.of(function)

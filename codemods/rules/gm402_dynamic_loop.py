@@ -79,21 +79,21 @@ class DynamicLoop(Rule):
         self.report(node, message)
 
     def _iteration_dims(self, iterable: cst.BaseExpression) -> list[Dim]:
-        facts = self.values
+        values = self.values
         if isinstance(iterable, cst.Call):
             func = iterable.func
             args = [a.value for a in iterable.args if a.keyword is None and not a.star]
-            if facts.is_builtin(func, ("range",)):
-                return [d for a in args for d in facts.dims(a)]
-            if facts.is_builtin(func, ("enumerate", "reversed")):
+            if values.is_builtin(func, ("range",)):
+                return [d for a in args for d in values.dims(a)]
+            if values.is_builtin(func, ("enumerate", "reversed")):
                 return [d for a in args[:1] for d in self._iteration_dims(a)]
-            if facts.is_builtin(func, ("zip",)):  # as long as its shortest argument: a list bounds it
+            if values.is_builtin(func, ("zip",)):  # as long as its shortest argument: a list bounds it
                 dims = [self._iteration_dims(a) for a in args]
                 return [d for found in dims for d in found] if dims and all(dims) else []
             unstacked = self._unstacked(iterable, args)
             if unstacked is not None:
                 return [unstacked]
-        if facts.is_tensor(iterable) and not self._host_sized(iterable):
+        if values.is_tensor(iterable) and not self._host_sized(iterable):
             return [Dim(self.ctx.code(iterable), 0)]
         return []
 
