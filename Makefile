@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check clean
+.PHONY: demo test lint bench corpus-check evidence clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ bench: $(STAMP)
 
 corpus-check: $(STAMP)
 	$(PY) bench/corpus_check.py $(ARGS)
+
+# Each rule's hostile Cell compiled before and after its fix, in GRAPH, STRICT, dynamic and export, with the
+# verifier (MindSpore in child processes): docs/evidence.md, re-measured on a new release. A few minutes.
+evidence: $(STAMP)
+	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

@@ -15,6 +15,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 from codemods.names import ModuleBindings, imported_names
 from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
 from codemods.tree import parent_map
+from codemods.values import Values
 
 Applicability = Literal["safe", "unsafe"]
 Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
@@ -85,6 +86,11 @@ class FileContext:
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
         return parent_map(self.module)
 
+    @cached_property
+    def values(self) -> Values:
+        """The one answer to "is this a tensor, a dimension, an int, host numpy?" for every rule."""
+        return Values(self)
+
     def self_assignments(self, cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
         """What the methods of `cls` store on `self`, by attribute (read once per file)."""
         found = self._self_assignments.get(id(cls))
@@ -114,7 +120,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     CODE: ClassVar[str]
     NAME: ClassVar[str]
-    BREAKS: ClassVar[str]  # the configurations the pattern breaks, from CATALOG.md
+    BREAKS: ClassVar[str]  # the configurations the pattern breaks, as measured (docs/evidence.md)
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
     # what the engine visits with the rule: the graph functions, the Cell classes, or the whole file
@@ -123,6 +129,11 @@ class Rule(cst.BatchableCSTVisitor):
     def __init__(self, ctx: FileContext) -> None:
         super().__init__()
         self.ctx = ctx
+
+    @property
+    def values(self) -> Values:
+        """What the file's values are (`codemods.values`), shared by every rule."""
+        return self.ctx.values
 
     def get_visitors(self) -> Mapping[str, Callable[..., object]]:
         # libcst's own runs inspect.getmembers over ~1,600 attributes for every instance, every file

@@ -82,7 +82,7 @@ def test_numpy_mask_fails_with_a_dynamic_batch_only_and_ops_ones_fixes_it():
         expect=0,
     )
     # Measured with numpy 1.26.4: the static-shape graph compiles and is right, although
-    # CATALOG §0.2 has np.ones failing in every graph config under numpy 1.x.
+    # an earlier measurement had np.ones failing in every graph config under numpy 1.x.
     assert verdict(report, "graph", "before")["passed"]
     dynamic_before = verdict(report, "dynamic", "before")
     assert not dynamic_before["passed"]

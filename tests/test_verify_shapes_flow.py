@@ -60,7 +60,7 @@ def test_gm301_len_of_a_dynamic_batch_used_as_a_shape_fails_only_dynamic(reports
 
 
 def test_gm302_minus_one_works_everywhere_in_mindspore_2_10(reports):
-    """Why GM302 is off by default: CATALOG.md C, re-measured."""
+    """Why GM302 is off by default: MindSpore 2.10 infers the -1 in every configuration."""
     report, applied = reports["gm302_view_minus_one"]
     assert applied == 4
     assert failing(report, "before") == set(), [v.problem for v in report.verdicts if not v.passed]

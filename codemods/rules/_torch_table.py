@@ -1,19 +1,11 @@
-"""What the PyTorch-port rules (GM501–GM510) work from: the mapping tables, and the one guess they share.
+"""What the PyTorch-port rules (GM501–GM510) work from: the mapping tables and the size arguments.
 
 The simple one-to-one mappings are data, as in PaConvert's `api_mapping.json`; the rules hold only the
 code a table cannot express. Every entry was checked against MindSpore 2.10 on CPU: the signature with
 `inspect.signature`, and a call with the torch spelling (fails) and with the mapped one (runs).
 
-The guess: whether the receiver of a method call (`x` in `x.size(0)`) can be a tensor. A torch method
-name in graph code is itself evidence; what rules it out is knowing that `x` is something else:
-- a Python literal, container, comprehension or string; `None`, `True`, `False`; `self` itself;
-- a name bound by an import (a module, class or function: `np`, `ops`, `math`);
-- the result of a builtin (`len`, `list`, `range`…), of host numpy or any other non-MindSpore import;
-- a shape or dtype: `x.shape`, `x.shape[1:]`, `x.dtype`, `x.ndim`, `self.training`;
-- `self.attr` when every assignment of it in the Cell stores a non-tensor: an `nn` layer or another
-  Cell, a literal, or a container (`self.layers = nn.CellList(...)`);
-- a local name every binding of which is one of these.
-Anything else may be a tensor. A rule that needs more certainty says so in its own docstring.
+Whether a receiver (`x` in `x.size(0)`) may be a tensor is asked of `codemods.values` with
+`Caution.POSSIBLE`: a torch method name in graph code is itself evidence.
 """
 
 from __future__ import annotations
@@ -22,11 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import GlobalScope, Scope
+from libcst.metadata import Scope
 
-from codemods.names import qualified_names
+from codemods.builders import arg, as_tuple, call, tuple_of
+from codemods.calls import dotted_name
 from codemods.rule import FileContext
-from codemods.scopes import UNKNOWN
+from codemods.values import Values
 
 # -- dim= → axis= on functional ops (GM502) ---------------------------------------------------------
 
@@ -199,7 +192,7 @@ TORCH_DTYPES: Mapping[str, str] = {
 
 def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
     """`torch.cat` (imported under any alias, or the bare name `torch` that nothing binds) → "torch.cat"."""
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     if dotted is None:
         return None  # `torch.zeros_like(x).long` is a method of a result, not a torch name
     names = [n for n in ctx.names(node) if n == "torch" or n.startswith("torch.")]
@@ -210,223 +203,6 @@ def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
     return None
 
 
-# -- the receiver guess ------------------------------------------------------------------------------
-
-# attributes that are never tensors
-_NOT_TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "training", "device"})
-_LITERALS = (
-    cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
-    cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
-    cst.Lambda,
-)  # fmt: skip
-_MAX_DEPTH = 8  # names bound to names bound to …: beyond this, give up (may be a tensor)
-
-
-class Receivers:
-    """Answers `may_be_tensor` for the file being analysed, one per rule instance (module docstring)."""
-
-    def __init__(self, ctx: FileContext) -> None:
-        self.ctx = ctx
-        self._class_names: set[str] | None = None
-        self._targets: dict[int, dict[int, cst.BaseExpression]] = {}
-
-    def may_be_tensor(self, node: cst.BaseExpression, depth: int = 0) -> bool:
-        """False when `node` is known not to be a tensor; True otherwise."""
-        if depth > _MAX_DEPTH:
-            return True
-        if isinstance(node, _LITERALS):
-            return False
-        if isinstance(node, cst.Name):
-            return self._name(node, depth)
-        if isinstance(node, cst.Attribute):
-            return self._attribute(node, depth)
-        if isinstance(node, cst.Subscript):
-            return self.may_be_tensor(node.value, depth + 1)
-        if isinstance(node, cst.Call):
-            return self._call(node, depth)
-        if isinstance(node, cst.BinaryOperation):
-            return self.may_be_tensor(node.left, depth + 1) or self.may_be_tensor(node.right, depth + 1)
-        if isinstance(node, cst.IfExp):
-            return self.may_be_tensor(node.body, depth + 1) or self.may_be_tensor(node.orelse, depth + 1)
-        return True
-
-    def values_of(self, node: cst.Name) -> list[cst.BaseExpression]:
-        """Every value a local name is assigned; empty when any binding is not a plain assignment."""
-        return self._local_values(node) or []
-
-    def _name(self, node: cst.Name, depth: int) -> bool:
-        if node.value in ("self", "None", "True", "False") or self.ctx.names(node) or self._builtin(node):
-            return False
-        values = self._local_values(node)
-        return values is None or any(self.may_be_tensor(v, depth + 1) for v in values)
-
-    def _attribute(self, node: cst.Attribute, depth: int) -> bool:
-        if node.attr.value in _NOT_TENSOR_ATTRIBUTES or self.ctx.names(node):
-            return False
-        if not _is_self(node.value):
-            return True
-        cell = self.ctx.current.cell if self.ctx.current else None
-        stored = self.ctx.self_assignments(cell).get(node.attr.value, []) if cell else []
-        values = [a.value for a in stored if a.value is not UNKNOWN and not isinstance(a.value, cst.AugAssign)]
-        return not values or any(self._stores_tensor(v, depth) for v in values)
-
-    def _call(self, node: cst.Call, depth: int) -> bool:
-        names = self.ctx.names(node.func)
-        if names:
-            return any(n.startswith("mindspore") for n in names)
-        if self._builtin(node.func) or isinstance(node.func, cst.Name) and node.func.value in self._classes():
-            return False  # an instance of a class of this file (a Cell, a helper object)
-        func = node.func
-        if isinstance(func, cst.Attribute):
-            if func.attr.value in ("asnumpy", "numpy", "tolist", "item", "size", "dim", "numel"):
-                return False
-            return _is_self(func.value) or self.may_be_tensor(func.value, depth + 1)
-        return True
-
-    def _stores_tensor(self, value: cst.BaseExpression, depth: int) -> bool:
-        """What `self.attr = value` stores could be a tensor (a Cell, a literal or a container is not)."""
-        if isinstance(value, cst.Call) and any(n.startswith("mindspore.nn.") for n in self.ctx.names(value.func)):
-            return False
-        if isinstance(value, cst.Name) and value.value not in ("None", "True", "False"):
-            return True  # an __init__ argument: could be anything
-        return self.may_be_tensor(value, depth + 1)
-
-    def _builtin(self, node: cst.BaseExpression) -> bool:
-        """`len`, `list`, … (libcst also names `(a == b).astype` "builtins.None": only plain names count)."""
-        return isinstance(node, cst.Name) and any(
-            q.source.name == "BUILTIN" for q in qualified_names(self.ctx.qualified, node)
-        )
-
-    def _local_values(self, node: cst.Name) -> list[cst.BaseExpression] | None:
-        """The values a local name is assigned (`x = value`), or None when any binding is something else."""
-        scope = self.ctx.scopes.get(node)
-        if scope is None or isinstance(scope, GlobalScope) or node.value not in scope:
-            return None
-        values: list[cst.BaseExpression] = []
-        for assignment in scope[node.value]:
-            value = self._assigned_value(getattr(assignment, "node", None))
-            if value is None:
-                return None
-            values.append(value)
-        return values or None
-
-    def _assigned_value(self, target: cst.CSTNode | None) -> cst.BaseExpression | None:
-        """`x` in `x = value` / `x: T = value` / `for x in range(…)` → the value (range → a Python int)."""
-        function = self.ctx.current.node if self.ctx.current else None
-        if function is None or not isinstance(target, cst.Name):
-            return None
-        if id(function) not in self._targets:
-            collector = _Targets()
-            function.visit(collector)
-            self._targets[id(function)] = collector.values
-        return self._targets[id(function)].get(id(target))
-
-    def _classes(self) -> set[str]:
-        if self._class_names is None:
-            self._class_names = {s.name.value for s in self.ctx.module.body if isinstance(s, cst.ClassDef)}
-        return self._class_names
-
-
-class _Targets(cst.CSTVisitor):
-    """The value each plain name target of a function is given (a loop over `range` gives an int)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[int, cst.BaseExpression] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.values[id(target.target)] = node.value
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.values[id(node.target)] = node.value
-
-    def visit_For(self, node: cst.For) -> None:
-        self._loop(node.target, node.iter)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._loop(node.target, node.iter)
-
-    def _loop(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        is_range = (
-            isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "range"
-        )
-        if isinstance(target, cst.Name) and is_range:
-            self.values[id(target)] = cst.Integer("0")
-
-
-# -- small shared helpers ----------------------------------------------------------------------------
-
-
-def method_call(node: cst.Call, *names: str) -> cst.BaseExpression | None:
-    """The receiver `x` of `x.<name>(...)` when the method is one of `names`."""
-    func = node.func
-    if isinstance(func, cst.Attribute) and func.attr.value in names:
-        return func.value
-    return None
-
-
-def positional(node: cst.Call) -> list[cst.BaseExpression] | None:
-    """The arguments of a call that has only plain positional ones; None otherwise."""
-    if any(a.keyword is not None or a.star for a in node.args):
-        return None
-    return [a.value for a in node.args]
-
-
-def as_tuple(values: list[cst.BaseExpression]) -> cst.Tuple:
-    """`(a, b)` (or `(a,)`) from argument values, keeping each value's own formatting."""
-    elements = [cst.Element(v, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for v in values]
-    last = elements[-1].with_changes(comma=cst.Comma() if len(values) == 1 else cst.MaybeSentinel.DEFAULT)
-    return cst.Tuple([*elements[:-1], last])
-
-
-def arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:
-    """A call argument `value` (or `keyword=value`); a receiver's parentheses `(a + b)` are dropped."""
-    if value.lpar and not isinstance(value, cst.Tuple | cst.GeneratorExp | cst.Yield):
-        value = value.with_changes(lpar=[], rpar=[])
-    if keyword is None:
-        return cst.Arg(value)
-    return cst.Arg(
-        value,
-        keyword=cst.Name(keyword),
-        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
-    )
-
-
-def call(func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
-    """`func(a, b, c)` with `, ` between the arguments."""
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    spaced = [a.with_changes(comma=comma) for a in args[:-1]] + [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-    return cst.Call(func, spaced)
-
-
-def is_shape_like(node: cst.BaseExpression) -> bool:
-    """`x.shape`, `x.shape[1:]`, a tuple/list literal, `x.shape[:2] + (8,)`: a whole size, not one int."""
-    if isinstance(node, cst.Tuple | cst.List):
-        return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return is_shape_like(node.left) or is_shape_like(node.right)
-    if isinstance(node, cst.Subscript):
-        index = node.slice[0].slice if len(node.slice) == 1 else None
-        return isinstance(index, cst.Slice) and is_shape_like(node.value)
-    return isinstance(node, cst.Attribute) and node.attr.value == "shape"
-
-
-def _is_self(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "self"
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr.value}" if head else None
-    return None
-
-
 def _bound_locally(ctx: FileContext, node: cst.BaseExpression) -> bool:
     while isinstance(node, cst.Attribute):
         node = node.value
@@ -434,7 +210,7 @@ def _bound_locally(ctx: FileContext, node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and scope is not None and node.value in scope
 
 
-def sizes(node: cst.Call, receivers: Receivers) -> tuple[cst.BaseExpression | None, str]:
+def sizes(node: cst.Call, values: Values) -> tuple[cst.BaseExpression | None, str]:
     """The sizes of torch's `x.expand(*sizes)` / `x.repeat(*sizes)` as one tuple expression, or why not.
 
     `(a, b)` from `f(a, b)`; a tuple or list literal, `y.shape`, `y.shape[1:]`, or a local name bound
@@ -450,28 +226,31 @@ def sizes(node: cst.Call, receivers: Receivers) -> tuple[cst.BaseExpression | No
         return as_tuple([a.value for a in args]), ""
     only = args[0].value
     if isinstance(only, cst.List):
-        return cst.Tuple(only.elements), ""
-    bound = receivers.values_of(only) if isinstance(only, cst.Name) else []
-    if is_shape_like(only) or bound and all(is_shape_like(v) for v in bound):
+        return tuple_of(only), ""
+    bound = values.values_of(only) if isinstance(only, cst.Name) else []
+    if values.is_shape_like(only) or bound and all(values.is_shape_like(v) for v in bound):
         return only, ""
-    if is_int(only):
+    if values.is_int(only) or _is_item(only):
         return as_tuple([only]), ""
-    return None, f"`{receivers.ctx.code(only)}` may be one int or a sequence of them"
+    return None, f"`{values.ctx.code(only)}` may be one int or a sequence of them"
 
 
-def is_int(node: cst.BaseExpression) -> bool:
-    """An int literal, `len(...)`, `int(...)`, `t.item()`: one Python int, never a sequence."""
-    if isinstance(node, cst.UnaryOperation):
-        node = node.expression
-    if isinstance(node, cst.Integer):
-        return True
-    if not isinstance(node, cst.Call):
-        return False
-    func = node.func
+def _is_item(node: cst.BaseExpression) -> bool:
+    """`t.item()`: a Python number; where a size goes, an int."""
     return (
-        isinstance(func, cst.Name)
-        and func.value in ("len", "int")
-        or isinstance(func, cst.Attribute)
-        and func.attr.value == "item"
+        isinstance(node, cst.Call)
         and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "item"
     )
+
+
+def sized_call(rule, node: cst.Call, receiver: cst.BaseExpression, target: str, message: str):
+    """`target(receiver, sizes)` for torch's `x.expand(*sizes)` / `x.repeat(*sizes)`, with the import it
+    needs and the sizes; None (reported without a fix, saying why) when the sizes cannot be read."""
+    shape, why_not = sizes(node, rule.values)
+    if shape is None:
+        rule.report(node, f"{message} ({why_not}: rewrite by hand)")
+        return None
+    func, needed = rule.ctx.bindings.reference(target)
+    return call(func, [arg(receiver), arg(shape)]), needed, shape

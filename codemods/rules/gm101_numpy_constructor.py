@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.names import mindspore_dtype_name, numpy_dtype_name
+from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function
 from codemods.rule import Rule
 
 
@@ -20,10 +20,13 @@ class NumpyConstructor(Rule):
         graph-native and never touched.
 
     Why it breaks graph mode:
-        numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With a dynamic batch
-        there is no constant to fold ("the inputs should be constant, but found variable"), STRICT syntax
-        and MindIR export reject it, and with numpy 1.x `np.ones/full/eye` can fail even with static
-        shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node (CATALOG.md A).
+        numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With static shapes it
+        can: MindSpore 2.10 (numpy 1.26) compiles a batch-sized `np.ones` mask in GRAPH, STRICT and a
+        static-shape export, with the numbers of PyNative. With a dynamic batch there is no constant to
+        fold and compiling fails ("'int' object is not subscriptable", or "the inputs should be
+        constant, but found variable" under STRICT), and older numpy 1.x releases failed even with
+        static shapes ("The name '_ones_with_like' is not defined"). `ops.ones(...)` is a graph node
+        that compiles in every configuration.
 
     Example:
         img_atts = ms.Tensor(np.ones((batch_size, n)), dtype=ms.float32)
@@ -35,29 +38,30 @@ class NumpyConstructor(Rule):
         `ops` disagree on defaults: numpy's float64 stays float64 unless the wrapper names a dtype, and
         `np.full(s, 3)` stays int64. `np.empty` becomes `ops.zeros` (its values were undefined). A call
         whose dtype cannot be known (a variable), or with arguments `ops` has no equal for (`np.eye(k=1)`,
-        `np.linspace(endpoint=False)`), is reported without a fix.
+        `np.linspace(endpoint=False)`), is reported without a fix. Unsafe when the expression holds a
+        comment: the fix would drop it.
     """
 
     CODE = "GM101"
     NAME = "numpy-constructor"
-    BREAKS = "dynamic, STRICT, export (and GRAPH with numpy 1.x for ones/full/eye)"
+    BREAKS = "dynamic (static GRAPH, STRICT and export fold it into a constant)"
+    FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._handled: set[int] = set()  # inner calls of an expression already reported
+        self._outermost = Outermost()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if id(node) in self._handled:
-            return
-        match = self._match(node)
+        match = self._outermost.match(
+            self.ctx, node, lambda call: _Constructor.of(self.ctx, call), lambda ctor: ctor.dtype
+        )
         if match is None:
             return
-        self._handled.update(id(n) for n in match.calls)
-        ctor = match.ctor
+        ctor = match.core
         spelled = self.ctx.code(ctor.call.func)
         message = (
-            f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: it fails with a dynamic "
-            f"batch, under STRICT and in export; use `ops.{_TARGET[ctor.name]}`"
+            f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: with a dynamic batch "
+            f"there is none to fold and compiling fails; use `ops.{NUMPY_CONSTRUCTORS[ctor.name]}`"
         )
         replacement, why_not = self._rewrite(match)
         if replacement is None:
@@ -65,35 +69,12 @@ class NumpyConstructor(Rule):
         else:
             self.report(node, message, replacement[0], "safe", replacement[1])
 
-    # -- matching -----------------------------------------------------------------------------------
-
-    def _match(self, node: cst.Call) -> _Match | None:
-        """The outermost constructor expression starting at `node`: astype(Tensor(np.X(...)))."""
-        if _is_astype(node):
-            inner = node.func.value  # type: ignore[attr-defined]
-            match = self._match(inner) if isinstance(inner, cst.Call) else None
-            if match is None:
-                return None
-            dtype = _DType.of(self.ctx, node.args[0].value, allow_opaque=match.is_tensor)
-            return _Match(match.ctor, dtype, match.is_tensor, (*match.calls, node))
-        names = self.ctx.names(node.func)
-        if names & {"mindspore.Tensor", "mindspore.Tensor.from_numpy"}:
-            data = _argument(node, 0, "input_data")
-            match = self._match(data) if isinstance(data, cst.Call) else None
-            if match is None or match.is_tensor:
-                return None
-            dtype_node = _argument(node, 1, "dtype") if "mindspore.Tensor" in names else None
-            dtype = _DType.of(self.ctx, dtype_node, allow_opaque=True) if dtype_node else match.dtype
-            return _Match(match.ctor, dtype, True, (*match.calls, node))
-        ctor = _Constructor.of(self.ctx, node)
-        if ctor is None:
-            return None
-        return _Match(ctor, ctor.dtype, False, (node,))
-
     # -- rewriting ----------------------------------------------------------------------------------
 
-    def _rewrite(self, match: _Match) -> tuple[tuple[cst.BaseExpression, tuple], None] | tuple[None, str]:
-        ctor = match.ctor
+    def _rewrite(
+        self, match: Wrapped[_Constructor]
+    ) -> tuple[tuple[cst.BaseExpression, tuple], None] | tuple[None, str]:
+        ctor = match.core
         if ctor.unsupported:
             return None, ctor.unsupported
         dtype = match.dtype
@@ -101,7 +82,7 @@ class NumpyConstructor(Rule):
             if ctor.name not in _LIKE:
                 return None, "its dtype cannot be known here"
             dtype = None  # *_like keeps the dtype of its argument, in numpy and in ops alike
-        func, needed = self.ctx.bindings.reference(f"mindspore.ops.{_TARGET[ctor.name]}")
+        func, needed = self.ctx.bindings.reference(f"mindspore.ops.{NUMPY_CONSTRUCTORS[ctor.name]}")
         imports = [needed]
         values = dict(ctor.args, func=func)
         if dtype is not None:
@@ -112,12 +93,6 @@ class NumpyConstructor(Rule):
         return (parse_template_expression(template, **used), tuple(imports)), None
 
 
-# numpy constructor → the ops function that replaces it
-_TARGET = {
-    "ones": "ones", "zeros": "zeros", "empty": "zeros", "full": "full", "eye": "eye",
-    "arange": "arange", "linspace": "linspace",
-    "ones_like": "ones_like", "zeros_like": "zeros_like", "full_like": "full_like",
-}  # fmt: skip
 _LIKE = {"ones_like", "zeros_like", "full_like"}
 
 # numpy's parameters, in positional order; the ones graphmend cannot carry over must keep these values
@@ -141,7 +116,7 @@ _DEFAULT_ONLY = {  # arguments ops cannot express: only numpy's default is accep
 }
 
 
-def _template(ctor: _Constructor, dtype: _DType | None) -> str:
+def _template(ctor: _Constructor, dtype: DType | None) -> str:
     a = ctor.args
     name = ctor.name
     if name in ("ones", "zeros", "empty"):
@@ -162,65 +137,25 @@ def _template(ctor: _Constructor, dtype: _DType | None) -> str:
 
 
 @dataclass(frozen=True)
-class _DType:
-    """A dtype as far as graphmend can tell: a numpy/MindSpore name, an opaque MindSpore expression, or unknown."""
-
-    name: str | None = None  # "float32"
-    node: cst.BaseExpression | None = None  # a MindSpore dtype expression to reuse as written
-    unknown: bool = False
-
-    @classmethod
-    def of(cls, ctx, node: cst.BaseExpression | None, allow_opaque: bool) -> _DType:
-        if node is None:
-            return cls(unknown=True)
-        ms_name = mindspore_dtype_name(ctx.qualified, node)
-        if ms_name is not None:
-            return cls(name=ms_name, node=node)
-        np_name = numpy_dtype_name(ctx.qualified, node)
-        if np_name is not None:
-            return cls(name=np_name)
-        # `Tensor(..., dtype=self.dtype)` takes a MindSpore dtype, so `ops.ones(..., self.dtype)` does too
-        return cls(node=node) if allow_opaque else cls(unknown=True)
-
-    def expression(self, ctx) -> tuple[cst.BaseExpression, tuple | None]:
-        if self.node is not None:
-            return self.node, None
-        return ctx.bindings.reference(f"mindspore.{self.name}")
-
-
-@dataclass(frozen=True)
 class _Constructor:
     call: cst.Call
     name: str
     args: dict[str, cst.BaseExpression]
-    dtype: _DType | None
+    dtype: DType | None
     unsupported: str = ""  # why the call cannot be rewritten
 
     @classmethod
     def of(cls, ctx, call: cst.Call) -> _Constructor | None:
-        names = [n.removeprefix("numpy.") for n in ctx.names(call.func) if n.startswith("numpy.")]
-        if not names or names[0] not in _TARGET:
+        name = numpy_function(ctx, call)
+        if name not in NUMPY_CONSTRUCTORS:
             return None
-        name = names[0]
-        args, problem = _bind(call, _PARAMS[name])
+        args, problem = bind(call, _PARAMS[name])
         if not problem:
             problem = _unsupported(ctx, name, args)
-        dtype = _DType.of(ctx, args.pop("dtype"), allow_opaque=False) if "dtype" in args else _default(name, args)
+        dtype = DType.of(ctx, args.pop("dtype"), allow_opaque=False) if "dtype" in args else _default(ctx, name, args)
         for key in (*_HARMLESS, *_DEFAULT_ONLY.get(name, ())):
             args.pop(key, None)
         return cls(call, name, args, dtype, problem)
-
-
-def _bind(call: cst.Call, params: tuple[str, ...]) -> tuple[dict[str, cst.BaseExpression], str]:
-    args: dict[str, cst.BaseExpression] = {}
-    for i, arg in enumerate(call.args):
-        if arg.star:
-            return args, "star arguments"
-        key = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
-        if key not in params:
-            return args, f"argument {key or i + 1} has no ops equivalent"
-        args[key] = arg.value
-    return args, ""
 
 
 def _unsupported(ctx, name: str, args: dict[str, cst.BaseExpression]) -> str:
@@ -232,70 +167,37 @@ def _unsupported(ctx, name: str, args: dict[str, cst.BaseExpression]) -> str:
     return ""
 
 
-def _default(name: str, args: dict[str, cst.BaseExpression]) -> _DType | None:
+def _default(ctx, name: str, args: dict[str, cst.BaseExpression]) -> DType | None:
     """numpy's dtype when none is given (float64 mostly; ints stay int64)."""
     if name in _LIKE:
         return None
     if name == "full":
-        return _literal_dtype([args.get("fill_value")])
+        return _literal_dtype(ctx, [args.get("fill_value")])
     if name == "arange":
-        return _literal_dtype([args.get(k) for k in ("start", "stop", "step")])
-    return _DType(name="float64")
+        return _literal_dtype(ctx, [args.get(k) for k in ("start", "stop", "step")])
+    return DType(name="float64")
 
 
-def _literal_dtype(values: list[cst.BaseExpression | None]) -> _DType:
-    kinds = {_literal_kind(v) for v in values if v is not None}
+def _literal_dtype(ctx, values: list[cst.BaseExpression | None]) -> DType:
+    kinds = {_literal_kind(ctx, v) for v in values if v is not None}
     if "float" in kinds:
-        return _DType(name="float64")
+        return DType(name="float64")
     if kinds == {"int"}:
-        return _DType(name="int64")
+        return DType(name="int64")
     if kinds == {"bool"}:
-        return _DType(name="bool")
-    return _DType(unknown=True)
+        return DType(name="bool")
+    return DType(unknown=True)
 
 
-def _literal_kind(node: cst.BaseExpression) -> str | None:
+def _literal_kind(ctx, node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.UnaryOperation):
-        return _literal_kind(node.expression)
+        return _literal_kind(ctx, node.expression)
     if isinstance(node, cst.Integer):
         return "int"
     if isinstance(node, cst.Float):
         return "float"
     if isinstance(node, cst.Name) and node.value in ("True", "False"):
         return "bool"
-    if _is_shape_item(node):
+    if ctx.values.is_int(node):  # `x.shape[0]`, `len(x)`: Python ints in graph code
         return "int"
     return None
-
-
-def _is_shape_item(node: cst.BaseExpression) -> bool:
-    """`x.shape[0]` and `len(x)`: Python ints in graph code."""
-    if isinstance(node, cst.Subscript):
-        return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
-
-
-def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
-    for i, arg in enumerate(call.args):
-        if (arg.keyword is None and not arg.star and i == position) or (
-            arg.keyword is not None and arg.keyword.value == keyword
-        ):
-            return arg.value
-    return None
-
-
-def _is_astype(node: cst.Call) -> bool:
-    return (
-        isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "astype"
-        and len(node.args) == 1
-        and node.args[0].keyword is None
-    )
-
-
-@dataclass(frozen=True)
-class _Match:
-    ctor: _Constructor
-    dtype: _DType | None
-    is_tensor: bool  # wrapped in Tensor(...) already
-    calls: tuple[cst.Call, ...]  # every call the expression is made of

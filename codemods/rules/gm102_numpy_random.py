@@ -5,9 +5,10 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.builders import atom
+from codemods.calls import dotted_name
+from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
-from codemods.rules.gm101_numpy_constructor import _argument, _DType, _is_astype, _is_shape_item
 
 
 class NumpyRandom(Rule):
@@ -25,8 +26,8 @@ class NumpyRandom(Rule):
         numpy runs on the host while the graph is compiled, so the draw is frozen into the graph as a
         constant: with static shapes every call of a GRAPH_MODE Cell, and every run of an exported MindIR,
         returns the same "random" sample, while PyNative draws a new one each call. No error is raised.
-        With a dynamic batch under STRICT it fails to compile ("the inputs should be constant")
-        (CATALOG.md A, J).
+        With a dynamic batch it fails: at run time when the batch size changes ("Not same shape in device
+        address"), and under STRICT at compile time ("the inputs should be constant").
 
     Example:
         noise = ms.Tensor(np.random.rand(*shape), ms.float32)
@@ -43,22 +44,18 @@ class NumpyRandom(Rule):
 
     CODE = "GM102"
     NAME = "numpy-random"
-    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic + STRICT (fails)"
+    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic (fails)"
     FIX = "unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
-        self._handled: set[int] = set()  # inner calls of an expression already reported
+        self._outermost = Outermost()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if id(node) in self._handled:
-            return
-        match = self._match(node)
+        match = self._outermost.match(self.ctx, node, lambda call: _Draw.of(self.ctx, call), lambda draw: draw.dtype)
         if match is None:
             return
-        self._handled.update(id(n) for n in match.calls)
-        draw = match.draw
+        draw = match.core
         message = (
             f"host `{self.ctx.code(draw.call.func)}` in {self.ctx.where()} is drawn once, when the graph is "
             "compiled: static graphs and exported MindIR return that same sample on every call (PyNative "
@@ -75,30 +72,7 @@ class NumpyRandom(Rule):
         message += f"; use `{target}` (unsafe: MindSpore's random stream, not numpy's)"
         self.report(node, message, replacement, "unsafe", imports)
 
-    # -- matching -----------------------------------------------------------------------------------
-
-    def _match(self, node: cst.Call) -> _Match | None:
-        """The outermost expression around a draw starting at `node`: astype(Tensor(np.random.X(...)))."""
-        if _is_astype(node):
-            inner = node.func.value  # type: ignore[attr-defined]
-            match = self._match(inner) if isinstance(inner, cst.Call) else None
-            if match is None:
-                return None
-            dtype = _DType.of(self.ctx, node.args[0].value, allow_opaque=match.is_tensor)
-            return _Match(match.draw, dtype, match.is_tensor, (*match.calls, node))
-        names = self.ctx.names(node.func)
-        if names & (TENSOR_CONSTRUCTORS | {"mindspore.Tensor.from_numpy"}):
-            data = _argument(node, 0, "input_data")
-            match = self._match(data) if isinstance(data, cst.Call) else None
-            if match is None or match.is_tensor:
-                return None
-            dtype_node = _argument(node, 1, "dtype") if names & TENSOR_CONSTRUCTORS else None
-            dtype = _DType.of(self.ctx, dtype_node, allow_opaque=True) if dtype_node else match.dtype
-            return _Match(match.draw, dtype, True, (*match.calls, node))
-        draw = _Draw.of(self.ctx, node)
-        return None if draw is None else _Match(draw, draw.dtype, False, (node,))
-
-    def _feeds_numpy(self, node: cst.Call, match: _Match) -> str:
+    def _feeds_numpy(self, node: cst.Call, match: Wrapped[_Draw]) -> str:
         """Why a bare draw cannot become a tensor here ("" when it can)."""
         if match.is_tensor:
             return ""
@@ -112,8 +86,8 @@ class NumpyRandom(Rule):
 
     # -- rewriting ----------------------------------------------------------------------------------
 
-    def _rewrite(self, match: _Match) -> tuple[cst.BaseExpression, tuple]:
-        draw, dtype = match.draw, match.dtype
+    def _rewrite(self, match: Wrapped[_Draw]) -> tuple[cst.BaseExpression, tuple]:
+        draw, dtype = match.core, match.dtype
         op = "randint" if draw.name == "randint" else "randn" if draw.normal else "rand"
         func, needed = self.ctx.bindings.reference(f"mindspore.ops.{op}")
         dtype_node, dtype_import = dtype.expression(self.ctx)
@@ -128,14 +102,14 @@ class NumpyRandom(Rule):
         expression = template % positional
         scale, offset = self._affine(draw)
         if scale is not None:
-            expression, values["scale"] = f"{expression} * {{scale}}", _atom(scale)
+            expression, values["scale"] = f"{expression} * {{scale}}", atom(scale)
         if offset is not None:
-            expression, values["offset"] = f"{expression} + {{offset}}", _atom(offset)
+            expression, values["offset"] = f"{expression} + {{offset}}", atom(offset)
         return parse_template_expression(expression, **values), (needed, dtype_import)
 
     def _size(self, draw: _Draw, op: str) -> cst.BaseExpression:
         size = draw.args["size"]
-        if op == "randint" and (isinstance(size, cst.Integer) or _is_shape_item(size)):
+        if op == "randint" and self.values.is_int(size):
             return cst.Tuple([cst.Element(size, comma=cst.Comma())])  # ops.randint takes a tuple only
         return size
 
@@ -145,7 +119,7 @@ class NumpyRandom(Rule):
             return _unless(draw.args.get("scale"), "1"), _unless(draw.args.get("loc"), "0")
         if draw.name == "uniform":
             low, high = _unless(draw.args.get("low"), "0"), draw.args.get("high") or cst.Float("1.0")
-            scale = high if low is None else cst.BinaryOperation(_atom(high), cst.Subtract(), _atom(low))
+            scale = high if low is None else cst.BinaryOperation(atom(high), cst.Subtract(), atom(low))
             return _unless(scale, "1"), low
         return None, None
 
@@ -172,7 +146,7 @@ class _Draw:
     name: str
     args: dict[str, cst.BaseExpression]
     dims: tuple[cst.Arg, ...] | None  # rand/randn: the dimensions as written (star arguments too)
-    dtype: _DType
+    dtype: DType
     unsupported: str = ""
 
     @property
@@ -181,17 +155,16 @@ class _Draw:
 
     @classmethod
     def of(cls, ctx, call: cst.Call) -> _Draw | None:
-        names = [n.removeprefix("numpy.random.") for n in ctx.names(call.func) if n.startswith("numpy.random.")]
-        if not names or not _dotted(call.func):  # `np.random.rand(1).item()` is a method of a draw
+        name = numpy_function(ctx, call, "numpy.random.")
+        if name is None or dotted_name(call.func) is None:  # `np.random.rand(1).item()` is a method of a draw
             return None
-        name = names[0]
         if name not in _SIGNATURES:
-            return cls(call, name, {}, None, _DType(unknown=True), "no ops equivalent")
+            return cls(call, name, {}, None, DType(unknown=True), "no ops equivalent")
         if _SIGNATURES[name] is None:
             dims = tuple(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args)
             problem = "a single number" if not dims else "keyword arguments" if any(a.keyword for a in dims) else ""
-            return cls(call, name, {}, dims, _DType(name="float64"), problem)
-        args, problem = _bind(call, _SIGNATURES[name])
+            return cls(call, name, {}, dims, DType(name="float64"), problem)
+        args, problem = bind(call, _SIGNATURES[name])
         if name == "randint" and not problem:
             if "low" not in args:
                 problem = "no `low`"
@@ -199,27 +172,15 @@ class _Draw:
                 args["low_bound"], args["high_bound"] = args["low"], args["high"]
             else:  # randint(n) draws from [0, n)
                 args["high_bound"] = args["low"]
-        dtype = _randint_dtype(ctx, args) if name == "randint" else _DType(name="float64")
+        dtype = _randint_dtype(ctx, args) if name == "randint" else DType(name="float64")
         if not problem and "size" not in args:
             problem = "a single number"
         return cls(call, name, args, None, dtype, problem)
 
 
-def _bind(call: cst.Call, params: tuple[str, ...]) -> tuple[dict[str, cst.BaseExpression], str]:
-    args: dict[str, cst.BaseExpression] = {}
-    for i, arg in enumerate(call.args):
-        if arg.star:
-            return args, "star arguments"
-        key = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
-        if key not in params:
-            return args, f"argument {key or i + 1} has no ops equivalent"
-        args[key] = arg.value
-    return args, ""
-
-
-def _randint_dtype(ctx, args: dict[str, cst.BaseExpression]) -> _DType:
+def _randint_dtype(ctx, args: dict[str, cst.BaseExpression]) -> DType:
     node = args.pop("dtype", None)
-    return _DType(name="int64") if node is None else _DType.of(ctx, node, allow_opaque=False)
+    return DType(name="int64") if node is None else DType.of(ctx, node, allow_opaque=False)
 
 
 def _unless(node: cst.BaseExpression | None, default: str) -> cst.BaseExpression | None:
@@ -227,29 +188,3 @@ def _unless(node: cst.BaseExpression | None, default: str) -> cst.BaseExpression
     if node is None or (isinstance(node, (cst.Integer, cst.Float)) and float(node.value) == float(default)):
         return None
     return node
-
-
-def _dotted(node: cst.BaseExpression) -> bool:
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name)
-
-
-def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
-    """`node`, parenthesized unless it binds tighter than `*` and `+` already."""
-    atoms = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Tuple, cst.List)
-    if node.lpar or isinstance(node, atoms) or _negative_number(node):
-        return node
-    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-
-def _negative_number(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
-
-
-@dataclass(frozen=True)
-class _Match:
-    draw: _Draw
-    dtype: _DType
-    is_tensor: bool  # wrapped in Tensor(...) already
-    calls: tuple[cst.Call, ...]  # every call the expression is made of

@@ -4,9 +4,8 @@ import libcst as cst
 import libcst.matchers as m
 
 from codemods.names import NUMPY_DTYPES
+from codemods.numpy_calls import NUMPY_CONSTRUCTORS
 from codemods.rule import Rule
-from codemods.rules._host import Values
-from codemods.rules.gm101_numpy_constructor import _TARGET
 
 # numpy functions whose graph-native twin has another name; the rest are spelled `ops.<same name>`
 _OPS_NAME = {
@@ -49,7 +48,6 @@ class NumpyCall(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.values = Values(ctx)
         self._handled: set[int] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -81,7 +79,7 @@ class NumpyCall(Rule):
             if not qualified.startswith("numpy."):
                 continue
             name = qualified.removeprefix("numpy.")
-            skip = name in _TARGET or name in NUMPY_DTYPES or name in _NOT_COMPUTATION
+            skip = name in NUMPY_CONSTRUCTORS or name in NUMPY_DTYPES or name in _NOT_COMPUTATION
             if skip or name.startswith("random.") or "." in name:
                 return None
             return name

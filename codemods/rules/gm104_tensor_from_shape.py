@@ -4,9 +4,10 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
+from codemods.builders import tuple_of
+from codemods.numpy_calls import DType, argument
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values, is_int
-from codemods.rules.gm101_numpy_constructor import _argument, _DType
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromShape(Rule):
@@ -23,8 +24,7 @@ class TensorFromShape(Rule):
     Why it breaks graph mode:
         `Tensor(...)` in graph code needs a compile-time constant. With static shapes a dimension is one;
         with a dynamic batch it is a variable, and under STRICT syntax (and in a dynamic-shape MindIR
-        export) compiling fails: "the inputs should be constant, but found variable 'input_data'"
-        (CATALOG.md E, H).
+        export) compiling fails: "the inputs should be constant, but found variable 'input_data'".
 
     Example:
         batch_size = Tensor(x.shape[0], dtype=mindspore.float32)
@@ -41,14 +41,10 @@ class TensorFromShape(Rule):
     NAME = "tensor-from-shape"
     BREAKS = "dynamic + STRICT, dynamic export"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.values = Values(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS or not _only_data_and_dtype(node):
             return
-        data = _argument(node, 0, "input_data")
+        data = argument(node, 0, "input_data")
         if data is None:
             return
         if self.values.is_dimension(data):
@@ -56,7 +52,7 @@ class TensorFromShape(Rule):
         elif self.values.is_shape_tuple(data):
             self._report(node, data, "mindspore.ops.tuple_to_array", "{func}({data}).astype({dtype})")
         elif self._is_list_of_dimensions(data):
-            items = _as_tuple(data)  # type: ignore[arg-type]
+            items = tuple_of(data)  # type: ignore[arg-type]
             self._report(node, items, "mindspore.ops.tuple_to_array", "{func}({data}).astype({dtype})")
 
     def _is_list_of_dimensions(self, data: cst.BaseExpression) -> bool:
@@ -66,7 +62,7 @@ class TensorFromShape(Rule):
         if len(items) != len(data.elements):
             return False
         return any(self.values.is_dimension(i) for i in items) and all(
-            self.values.is_dimension(i) or is_int(i) or isinstance(i, cst.Float) for i in items
+            self.values.is_dimension(i) or self.values.is_int(i) or isinstance(i, cst.Float) for i in items
         )
 
     def _report(self, node: cst.Call, data: cst.BaseExpression, target: str, template: str) -> None:
@@ -82,23 +78,15 @@ class TensorFromShape(Rule):
         self.report(node, message, replacement, "safe", (needed, dtype_import))
 
     def _dtype(self, node: cst.Call, data: cst.BaseExpression) -> tuple[cst.BaseExpression, tuple | None]:
-        written = _argument(node, 1, "dtype")
+        written = argument(node, 1, "dtype")
         if written is not None:
             return written, None
         floats = m.findall(data, m.Float() | m.BinaryOperation(operator=m.Divide()))
         name = "float32" if floats else "int64"  # what Tensor(...) picks for Python floats and ints
-        return _DType(name=name).expression(self.ctx)
+        return DType(name=name).expression(self.ctx)
 
 
 def _only_data_and_dtype(call: cst.Call) -> bool:
     keywords = {a.keyword.value for a in call.args if a.keyword}
     positional = [a for a in call.args if not a.keyword]
     return keywords <= {"input_data", "dtype"} and len(positional) <= 2 and not any(a.star for a in call.args)
-
-
-def _as_tuple(data: cst.List | cst.Tuple) -> cst.Tuple:
-    elements = list(data.elements)
-    last = elements[-1]
-    if len(elements) == 1 and last.comma is cst.MaybeSentinel.DEFAULT:
-        elements[-1] = last.with_changes(comma=cst.Comma())
-    return cst.Tuple(elements)

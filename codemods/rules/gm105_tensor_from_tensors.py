@@ -3,9 +3,9 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.numpy_calls import argument
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
-from codemods.rules.gm101_numpy_constructor import _argument
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromTensors(Rule):
@@ -19,7 +19,7 @@ class TensorFromTensors(Rule):
     Why it breaks graph mode:
         `Tensor(...)` needs constant data; a list of graph tensors is not. LAX falls back to running it in
         Python, but STRICT syntax and MindIR export reject it: "the inputs should be constant, but found
-        variable 'input_data'" (CATALOG.md H).
+        variable 'input_data'".
 
     Example:
         stats = Tensor([x.mean(), x.max()], ms.float32)
@@ -38,14 +38,10 @@ class TensorFromTensors(Rule):
     BREAKS = "STRICT, export"
     FIX = "safe/unsafe"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.values = Values(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
             return
-        data = _argument(node, 0, "input_data")
+        data = argument(node, 0, "input_data")
         if not isinstance(data, (cst.List, cst.Tuple)) or not data.elements:
             return
         tensors = [isinstance(e, cst.Element) and self.values.is_tensor(e.value) for e in data.elements]
@@ -55,7 +51,7 @@ class TensorFromTensors(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()} builds a tensor from a list of tensors: STRICT "
             'syntax and export reject it ("the inputs should be constant"); use `ops.stack`'
         )
-        dtype = _argument(node, 1, "dtype")
+        dtype = argument(node, 1, "dtype")
         extra = [a for a in node.args if a.value is not data and a.value is not dtype]
         if not all(tensors) or extra or any(a.star for a in node.args):
             why = "it mixes tensors with other values" if not all(tensors) else "it passes more arguments"

@@ -3,9 +3,9 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.numpy_calls import FROM_NUMPY, argument
 from codemods.rule import Rule
-from codemods.rules._host import TENSOR_CONSTRUCTORS, Values
-from codemods.rules.gm101_numpy_constructor import _argument
+from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class HostSync(Rule):
@@ -20,7 +20,7 @@ class HostSync(Rule):
     Why it breaks graph mode:
         `asnumpy` copies a tensor to host memory, which a compiled graph cannot do. LAX syntax runs it
         through the Python fallback, but STRICT syntax and MindIR export reject it: "In JIT strict mode,
-        cannot get attributes asnumpy" (CATALOG.md F). `.item()`, `float(t)`, `int(t)` and `bool(t)` are
+        cannot get attributes asnumpy". `.item()`, `float(t)`, `int(t)` and `bool(t)` are
         not reported: MindSpore 2.10 compiles them in every configuration, with the numbers of PyNative
         (measured, tests/test_verify_host_data.py).
 
@@ -43,7 +43,6 @@ class HostSync(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._handled: set[int] = set()
-        self.values = Values(ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self._handled:
@@ -62,18 +61,18 @@ class HostSync(Rule):
         names = self.ctx.names(node.func)
         if names & TENSOR_CONSTRUCTORS:
             allowed = {"input_data", "dtype"}
-        elif "mindspore.Tensor.from_numpy" in names:
+        elif FROM_NUMPY in names:
             allowed = {"array"}
         else:
             return None
         keywords = {a.keyword.value for a in node.args if a.keyword}
         if not keywords <= allowed or len(node.args) > len(allowed) or any(a.star for a in node.args):
             return None
-        data = node.args[0].value if node.args and not node.args[0].keyword else _argument(node, 0, "input_data")
+        data = node.args[0].value if node.args and not node.args[0].keyword else argument(node, 0, "input_data")
         if not (isinstance(data, cst.Call) and _is_asnumpy(data)):
             return None
         tensor = data.func.value  # type: ignore[attr-defined]
-        dtype = _argument(node, 1, "dtype") if "dtype" in allowed else None
+        dtype = argument(node, 1, "dtype") if "dtype" in allowed else None
         if dtype is None:
             return data, tensor
         return data, parse_template_expression("{tensor}.astype({dtype})", tensor=tensor, dtype=dtype)

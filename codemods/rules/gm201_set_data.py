@@ -15,7 +15,7 @@ class SetData(Rule):
         'Parameter' object's method 'set_data' is not supported in 'construct'", and under STRICT or export
         "cannot get attributes set_data". PyNative runs it, so the bug shows up only when a model is
         compiled. `ops.assign` is the graph-native update; the graph's auto-monad keeps reads before the
-        write in order (CATALOG.md B).
+        write in order.
 
     Example:
         self.limit.set_data(ops.minimum(limit_new, self.max_limit))

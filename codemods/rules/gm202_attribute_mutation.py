@@ -3,7 +3,6 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._host import Values
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -27,7 +26,7 @@ class AttributeMutation(Rule):
         A compiled graph can only update state that lives in Parameters. LAX syntax runs the assignment
         through the Python fallback (the Python attribute changes as in PyNative), but STRICT syntax and
         MindIR export reject it: "if need to modify a member attribute of a class with self.calls, the
-        member attribute must be of the Parameter type" (CATALOG.md F).
+        member attribute must be of the Parameter type".
 
     Example:
         self.calls = self.calls + 1          # self.calls = 0 in __init__
@@ -43,10 +42,6 @@ class AttributeMutation(Rule):
     NAME = "attribute-mutation"
     BREAKS = "STRICT, export"
     FIX = "none"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -23,8 +23,8 @@ class PythonListOfCells(Rule):
         A Python list is not registered as a child of the Cell: its Cells' Parameters keep their bare
         names (`weight`, `bias`), so two Dense layers collide and GRAPH_MODE refuses to compile ("its name
         'weight' already exists. Please set a unique name for the parameter"), in every configuration.
-        PyNative runs it, and the layers are also missing from `trainable_params()` and checkpoints
-        (CATALOG.md G). `nn.CellList` registers them as `layers.0.weight`, ...
+        PyNative runs it, and the layers are also missing from `trainable_params()` and checkpoints.
+        `nn.CellList` registers them as `layers.0.weight`, ...
 
     Example:
         self.layers = [nn.Dense(4, 4) for _ in range(3)]

@@ -4,7 +4,7 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from codemods.rule import Rule
-from codemods.rules._host import Values, assigned_value
+from codemods.values import assigned_value
 
 # `a op= b` → `a = a op b`, and how tightly each operator binds (to parenthesize `b` when needed)
 _OPERATORS: dict[type, tuple[type, int]] = {
@@ -41,7 +41,7 @@ class ConstantAugAssign(Rule):
         into the next call: an accumulator that starts at `Tensor(0.0)` returns 1, 2, 3 for three identical
         calls, where PyNative returns 1, 1, 1. The pattern sits in the RPN heads of detection models
         (`loss = self.loss; loss += ...`). A name bound to a computed tensor (`ops.zeros(...)`,
-        `x.sum() * 0`) is not affected and not reported (CATALOG.md K).
+        `x.sum() * 0`) is not affected and not reported.
 
     Example:
         loss = ms.Tensor(0.0, ms.float32)
@@ -61,10 +61,6 @@ class ConstantAugAssign(Rule):
     CODE = "GM204"
     NAME = "constant-augassign"
     BREAKS = "GRAPH, STRICT, dynamic, export (silent: the constant drifts from call to call)"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.values = Values(ctx)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         target = node.target

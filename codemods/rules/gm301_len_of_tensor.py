@@ -1,7 +1,6 @@
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import Facts
 
 
 class LenOfTensor(Rule):
@@ -18,8 +17,8 @@ class LenOfTensor(Rule):
     Why it breaks graph mode:
         With a dynamic batch, `len(x)` is not a compile-time int: used as a shape it gives garbage.
         `n = len(x); x.view(n, -1)` fails with "For primitive[Reshape], the accumulate of x_shape must be
-        equal to out_shape" (CATALOG.md, added cases), while `n = x.shape[0]` works in every
-        configuration. Seed article 002 names `len()` on tensors as an export pitfall.
+        equal to out_shape" (measured), while `n = x.shape[0]` works in
+        every configuration. Seed article 002 names `len()` on tensors as an export pitfall.
 
     Example:
         n = len(x)
@@ -30,21 +29,19 @@ class LenOfTensor(Rule):
 
     Fix safety:
         Safe: for a tensor, `len(x)` and `x.shape[0]` are the same int (both fail on a 0-d tensor).
+        Unsafe when the call holds a comment (`len(  # why\n x)`): the fix would drop it.
     """
 
     CODE = "GM301"
     NAME = "len-of-tensor"
     BREAKS = "dynamic (len of a dynamic batch used as a shape), dynamic export"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.facts = Facts(ctx)
+    FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.facts.is_len_call(node):
+        if not self.values.is_len_call(node):
             return
         tensor = node.args[0].value
-        if not self.facts.is_tensor(tensor):
+        if not self.values.is_tensor(tensor):
             return
         receiver = (
             tensor if _binds_tightly(tensor) else tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import Dim, Facts
+from codemods.values import Dim
 
 
 class ViewMinusOne(Rule):
@@ -26,7 +26,7 @@ class ViewMinusOne(Rule):
 
     Why it breaks graph mode:
         It does not in MindSpore 2.10: `-1` compiled and ran in every configuration measured, including a
-        dynamic-batch MindIR (CATALOG.md C). Older releases and some export pipelines fail to infer the
+        dynamic-batch MindIR. Older releases and some export pipelines fail to infer the
         shape of a `Reshape` with `-1` ("Failed to infer output shape of operator ... Reshape", seed 002).
         `ops.flatten` states the intent and needs no inference of a size.
 
@@ -49,15 +49,11 @@ class ViewMinusOne(Rule):
     FIX = "safe/unsafe"
     DEFAULT = False
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.facts = Facts(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         reshape = self._match(node)
         if reshape is None or not any(_is_minus_one(d) for d in reshape.dims):
             return
-        if self.facts.is_host_numpy(reshape.receiver):  # numpy's reshape(-1): GM103's business
+        if self.values.is_host_numpy(reshape.receiver):  # numpy's reshape(-1): GM103's business
             return
         problem = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} leaves a dimension to be inferred (`-1`): older "
@@ -95,7 +91,7 @@ class ViewMinusOne(Rule):
         if any(a.star or a.keyword is not None for a in node.args):
             return None
         values = [a.value for a in node.args]
-        if self._is_reshape_function(func) or self.facts.primitive_of(func) == "Reshape":
+        if self._is_reshape_function(func) or self.values.primitive_of(func) == "Reshape":
             return _Reshape.of(values[0], values[1:]) if len(values) == 2 else None
         if isinstance(func, cst.Attribute) and func.attr.value in ("view", "reshape") and values:
             is_self = isinstance(func.value, cst.Name) and func.value.value == "self"  # a method of the Cell
@@ -122,24 +118,24 @@ class ViewMinusOne(Rule):
 
     def _leading_dim(self, node: cst.BaseExpression, receiver: cst.BaseExpression) -> Dim | None:
         if isinstance(node, cst.Subscript):  # x.shape[0], read together with the receiver
-            return self.facts.shape_dim(node)
+            return self.values.shape_dim(node)
         if isinstance(node, cst.Name) and self._settled(receiver):  # B = x.shape[0] … x.view(B, -1)
-            return self.facts.shape_dim(node)
+            return self.values.shape_dim(node)
         return None
 
     def _settled(self, receiver: cst.BaseExpression) -> bool:
         """The receiver is a name bound once in the function: its shape is the same wherever it is read."""
-        return isinstance(receiver, cst.Name) and len(self.facts.bindings(receiver.value)) == 1
+        return isinstance(receiver, cst.Name) and len(self.values.bindings(receiver.value)) == 1
 
     def _rank(self, receiver: cst.BaseExpression) -> int | None:
         """The number of dimensions of the receiver, when the function unpacks `B, C, H, W = x.shape`."""
         if not self._settled(receiver):
             return None
         code = self.ctx.code(receiver)
-        for bindings in self.facts.index().bindings.values():
+        for bindings in self.values.index().bindings.values():
             for b in bindings:
-                if b.kind == "unpack" and b.size > 0 and self.facts.shape_source(b.node) is not None:  # type: ignore[arg-type]
-                    if self.ctx.code(self.facts.shape_source(b.node)) == code:  # type: ignore[arg-type]
+                if b.kind == "unpack" and b.size > 0 and self.values.shape_source(b.node) is not None:  # type: ignore[arg-type]
+                    if self.ctx.code(self.values.shape_source(b.node)) == code:  # type: ignore[arg-type]
                         return b.size
         return None
 

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import Facts
 
 _UPDATES = {
     "mindspore.ops.assign": "assign",
@@ -41,7 +40,7 @@ class TensorCondition(Rule):
     Why it breaks graph mode:
         GRAPH_MODE compiles a tensor-conditioned `if` into a Switch of subgraphs: it runs, but a MindIR
         exported with a dynamic batch fails at its second batch size ("The actor already exists:
-        Default/Switch-op", CATALOG.md D), and N ifs cost 2N+1 subgraphs and a slower step. `ops.where`
+        Default/Switch-op"), and N ifs cost 2N+1 subgraphs and a slower step. `ops.where`
         is one node that runs everywhere, including the dynamic MindIR (re-measured on graphmend's own
         rewrite of tests/verify_rules/shapes_flow/gm401_tensor_condition.py: the original's dynamic
         MindIR failed at batch 3, the rewrite ran at batch 2 and 3). Seed article 002 recommends
@@ -58,7 +57,7 @@ class TensorCondition(Rule):
     Fix safety:
         Unsafe: `ops.where` evaluates both branches. Forward values are equal (the untaken branch is
         discarded, NaNs included), but gradients flow through both: a branch that makes NaN or Inf
-        where it is not taken (`ops.sqrt(x)` for negative x) turns gradients into NaN (CATALOG.md D) —
+        where it is not taken (`ops.sqrt(x)` for negative x) turns gradients into NaN —
         guard it with a second where. A Parameter update becomes one unconditional assign of a selected
         value, so the update is no longer skipped but writes back the old value. Dtypes are taken as
         equal unless a side casts or compares; an integer tensor meeting a float literal in one branch
@@ -73,7 +72,6 @@ class TensorCondition(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.facts = Facts(ctx)
         self._handled: set[int] = set()  # ifs rewritten together with the return that follows them
         self._elifs: set[int] = set()  # an elif cannot be replaced by a statement
 
@@ -85,7 +83,7 @@ class TensorCondition(Rule):
             return
         first, second = node.body
         returned = _returned(second)
-        if first.orelse is not None or returned is None or not self.facts.depends_on_tensor(first.test):
+        if first.orelse is not None or returned is None or not self.values.depends_on_tensor(first.test):
             return
         body = _Branch.of(self, first.body)
         plan = self._plan(first, body, _Branch(returns=returned))
@@ -103,7 +101,7 @@ class TensorCondition(Rule):
     def visit_If(self, node: cst.If) -> None:
         if isinstance(node.orelse, cst.If):
             self._elifs.add(id(node.orelse))
-        if id(node) in self._handled or not self.facts.depends_on_tensor(node.test):
+        if id(node) in self._handled or not self.values.depends_on_tensor(node.test):
             return
         if id(node) in self._elifs:
             self._report(node, "`elif`", why="`elif` chains are not rewritten: nest the selects by hand")
@@ -125,7 +123,7 @@ class TensorCondition(Rule):
         self._report(node, "`if`", replacement, plan.imports)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        if not self.facts.depends_on_tensor(node.test):
+        if not self.values.depends_on_tensor(node.test):
             return
         problem = self._select_problem(node.test, [(node.body, node.orelse)])
         if problem is not None:
@@ -135,7 +133,7 @@ class TensorCondition(Rule):
         self._report(node, "`… if … else …`", where.with_changes(lpar=node.lpar, rpar=node.rpar), (needed,))
 
     def visit_While(self, node: cst.While) -> None:
-        if self.facts.depends_on_tensor(node.test):
+        if self.values.depends_on_tensor(node.test):
             self._report(
                 node,
                 "`while`",
@@ -176,16 +174,16 @@ class TensorCondition(Rule):
         parameter = next(u.parameter for u in sides if u is not None)
         values = [u.new_value() if u is not None else parameter for u in sides]
         problem = self._condition_problem(node.test)
-        if problem is None and not all(self.facts.is_pure(v) for v in values):
+        if problem is None and not all(self.values.is_pure(v) for v in values):
             problem = _IMPURE
         return _Plan(problem=problem, update=(parameter, values[0], values[1]))
 
     def _condition_problem(self, test: cst.BaseExpression) -> str | None:
-        if not self.facts.is_tensor(test):
+        if not self.values.is_tensor(test):
             return _PYTHON_VALUE
-        if not self.facts.is_scalar_tensor(test):
+        if not self.values.is_scalar_tensor(test):
             return _NOT_SCALAR
-        if not self.facts.is_pure(test):
+        if not self.values.is_pure(test):
             return "the condition calls something that may draw random numbers or change state"
         return None
 
@@ -196,13 +194,13 @@ class TensorCondition(Rule):
         problem = self._condition_problem(test)
         if problem is not None:
             return problem
-        if not all(self.facts.is_pure(v) for pair in pairs for v in pair):
+        if not all(self.values.is_pure(v) for pair in pairs for v in pair):
             return _IMPURE
         for a, b in pairs:
-            if not (self.facts.is_tensor(a) and self.facts.is_tensor(b)):
+            if not (self.values.is_tensor(a) and self.values.is_tensor(b)):
                 return f"`{_short(self.ctx, a)}` / `{_short(self.ctx, b)}` are not both known to be tensors"
-            key = self.facts.shape_key(a)
-            if key is None or key != self.facts.shape_key(b):
+            key = self.values.shape_key(a)
+            if key is None or key != self.values.shape_key(b):
                 sides = f"`{_short(self.ctx, a)}` and `{_short(self.ctx, b)}`"
                 return f"{sides} are not provably of one shape and dtype"
         return None
@@ -210,7 +208,7 @@ class TensorCondition(Rule):
     def _bound_before(self, name: str, node: cst.If) -> bool:
         inside = {id(n) for n in _descendants(node)}
         start = self.ctx.positions[node].start
-        for binding in self.facts.bindings(name):
+        for binding in self.values.bindings(name):
             target = binding.node
             if target is None or id(target) in inside or target not in self.ctx.positions:
                 continue

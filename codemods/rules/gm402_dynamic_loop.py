@@ -3,7 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
-from codemods.rules._tensor_facts import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS, Dim, Facts
+from codemods.values import Dim
+from codemods.vocabulary import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS
 
 # methods that keep dimension 0 of their receiver
 _SHAPE_KEEPING = ELEMENTWISE | CASTS | {"cumsum", "cumprod", "astype", "to"}
@@ -27,7 +28,7 @@ class DynamicLoop(Rule):
     Why it breaks graph mode:
         GRAPH_MODE unrolls a Python loop at compile time, so its trip count must be a constant. With a
         dynamic batch, `ops.stack([x[i] * (i + 1) for i in range(x.shape[0])])` fails ("'TensorType'
-        object is not subscriptable") in LAX, STRICT and export (CATALOG.md G). A loop over a static
+        object is not subscriptable") in LAX, STRICT and export. A loop over a static
         dimension compiles, but a MindIR exported with a dynamic batch silently returned the batch size
         of its first call (batch 3 in, batch 2 out). Seed article 002 names such loops as the export
         pitfall that cost an afternoon.
@@ -46,10 +47,6 @@ class DynamicLoop(Rule):
     BREAKS = "dynamic (loops over the batch), dynamic export (any shape-bounded loop)"
     FIX = "none"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.facts = Facts(ctx)
-
     def visit_For(self, node: cst.For) -> None:
         self._check(node.iter, "`for` loop", self._iteration_dims(node.iter))
 
@@ -57,8 +54,8 @@ class DynamicLoop(Rule):
         self._check(node.iter, "comprehension", self._iteration_dims(node.iter))
 
     def visit_While(self, node: cst.While) -> None:
-        if not self.facts.depends_on_tensor(node.test):  # a tensor value: GM401's
-            self._check(node.test, "`while` loop", self.facts.dims(node.test))
+        if not self.values.depends_on_tensor(node.test):  # a tensor value: GM401's
+            self._check(node.test, "`while` loop", self.values.dims(node.test))
 
     def _check(self, node: cst.BaseExpression, kind: str, dims: list[Dim]) -> None:
         if not dims:
@@ -82,21 +79,21 @@ class DynamicLoop(Rule):
         self.report(node, message)
 
     def _iteration_dims(self, iterable: cst.BaseExpression) -> list[Dim]:
-        facts = self.facts
+        values = self.values
         if isinstance(iterable, cst.Call):
             func = iterable.func
             args = [a.value for a in iterable.args if a.keyword is None and not a.star]
-            if facts.is_builtin(func, ("range",)):
-                return [d for a in args for d in facts.dims(a)]
-            if facts.is_builtin(func, ("enumerate", "reversed")):
+            if values.is_builtin(func, ("range",)):
+                return [d for a in args for d in values.dims(a)]
+            if values.is_builtin(func, ("enumerate", "reversed")):
                 return [d for a in args[:1] for d in self._iteration_dims(a)]
-            if facts.is_builtin(func, ("zip",)):  # as long as its shortest argument: a list bounds it
+            if values.is_builtin(func, ("zip",)):  # as long as its shortest argument: a list bounds it
                 dims = [self._iteration_dims(a) for a in args]
                 return [d for found in dims for d in found] if dims and all(dims) else []
             unstacked = self._unstacked(iterable, args)
             if unstacked is not None:
                 return [unstacked]
-        if facts.is_tensor(iterable) and not self._host_sized(iterable):
+        if values.is_tensor(iterable) and not self._host_sized(iterable):
             return [Dim(self.ctx.code(iterable), 0)]
         return []
 
@@ -104,7 +101,7 @@ class DynamicLoop(Rule):
         """A tensor built from host data (`ms.tensor([0] + counts[:-1]).cumsum(-1)`): Python knows its length."""
         for _ in range(8):
             if isinstance(node, cst.Name):
-                bindings = self.facts.bindings(node.value)
+                bindings = self.values.bindings(node.value)
                 if len(bindings) != 1 or bindings[0].kind != "value":
                     return False
                 node = bindings[0].node  # type: ignore[assignment]
@@ -112,7 +109,7 @@ class DynamicLoop(Rule):
                 return False
             elif self.ctx.names(node.func) & TENSOR_CONSTRUCTORS:
                 data = node.args[0].value if node.args and node.args[0].keyword is None else None
-                return data is not None and not self.facts.dims(data) and not self.facts.depends_on_tensor(data)
+                return data is not None and not self.values.dims(data) and not self.values.depends_on_tensor(data)
             elif isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_KEEPING:
                 node = node.func.value
             else:
@@ -121,9 +118,9 @@ class DynamicLoop(Rule):
 
     def _unstacked(self, call: cst.Call, args: list[cst.BaseExpression]) -> Dim | None:
         """`ops.unstack(x, axis=k)` / `ops.unbind(x, k)`: a tuple as long as dimension k of `x`."""
-        if self.facts.op_name(call.func) not in ("unstack", "unbind") or not args:
+        if self.values.op_name(call.func) not in ("unstack", "unbind") or not args:
             return None
-        if not self.facts.is_tensor(args[0]):
+        if not self.values.is_tensor(args[0]):
             return None
         axis = (
             args[1]

@@ -1,7 +1,8 @@
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, method_call
+from codemods.values import Caution
 
 
 class TorchSize(Rule):
@@ -14,7 +15,7 @@ class TorchSize(Rule):
     Why it breaks graph mode:
         In MindSpore `Tensor.size` is a property, the number of elements (torch's `numel()`), so calling
         it fails everywhere: PyNative raises "'int' object is not callable", GRAPH_MODE "The object is
-        not callable" (CATALOG.md E). A half-done port does not run at all until it is rewritten.
+        not callable". A half-done port does not run at all until it is rewritten.
 
     Example:
         batch = hidden_states.size(0)
@@ -31,13 +32,9 @@ class TorchSize(Rule):
     NAME = "torch-size"
     BREAKS = "PyNative and every graph configuration"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "size")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} calls `Tensor.size`, an int property in "

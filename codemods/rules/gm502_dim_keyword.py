@@ -17,7 +17,7 @@ class DimKeyword(Rule):
 
     Why it breaks graph mode:
         The functional ops reject the keyword: PyNative raises "softmax() got an unexpected keyword
-        argument 'dim'", GRAPH_MODE "Got an unexpected keyword argument 'dim'" (CATALOG.md E). The code
+        argument 'dim'", GRAPH_MODE "Got an unexpected keyword argument 'dim'". The code
         does not run in any mode until the keyword is renamed.
 
     Example:

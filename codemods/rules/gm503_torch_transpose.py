@@ -1,7 +1,9 @@
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.values import Caution
 
 
 class TorchTranspose(Rule):
@@ -17,7 +19,7 @@ class TorchTranspose(Rule):
         axes like torch, GRAPH_MODE takes the arguments as a whole permutation. On a tensor of more than
         two dimensions GRAPH_MODE fails ("the number of axes must be equal to the dimension of Tensor");
         on a 2-D tensor `x.transpose(0, 1)` compiles and silently returns `x` unchanged, where PyNative
-        returns its transpose (measured; CATALOG.md E lists the failure).
+        returns its transpose (measured).
 
     Example:
         attn = ops.matmul(q, k.transpose(-1, -2))
@@ -33,14 +35,10 @@ class TorchTranspose(Rule):
     NAME = "torch-transpose"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently wrong on 2-D tensors)"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "transpose")
         axes = _two_axes(node)
-        if receiver is None or axes is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or axes is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         swapaxes, needed = self.ctx.bindings.reference("mindspore.ops.swapaxes")
         message = (

@@ -1,7 +1,9 @@
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.values import Caution
 
 
 class ArgmaxNoAxis(Rule):
@@ -15,7 +17,7 @@ class ArgmaxNoAxis(Rule):
     Why it breaks graph mode:
         PyNative follows torch and flattens: a 0-d Int64 index. GRAPH_MODE (LAX, STRICT, dynamic)
         reduces the last axis instead: a (2, 3, 8) tensor of indices for a (2, 3, 8, 8) input
-        (CATALOG.md E, measured again for float and int inputs). Code that goes on to use the index
+        (measured for float and int inputs). Code that goes on to use the index
         as a scalar fails, or silently computes with the wrong shape.
 
     Example:
@@ -33,13 +35,9 @@ class ArgmaxNoAxis(Rule):
     NAME = "argmax-no-axis"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently a different shape)"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "argmax")
-        if receiver is None or node.args or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or node.args or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         argmax, needed = self.ctx.bindings.reference("mindspore.ops.argmax")
         message = (

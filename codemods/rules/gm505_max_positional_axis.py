@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.builders import arg, call
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call
+from codemods.values import Caution
 
 TUPLE, VALUES = "tuple", "values"
 
@@ -23,7 +25,7 @@ class MaxPositionalAxis(Rule):
 
     Why it breaks graph mode:
         The positional overload differs between the modes: PyNative follows torch and returns a
-        (values, indices) tuple, GRAPH_MODE returns the values only (CATALOG.md E, measured for `min`
+        (values, indices) tuple, GRAPH_MODE returns the values only (measured for `min`
         too). Torch-style code (`x.max(1)[0]`) silently takes the first row of the values in
         GRAPH_MODE; MindSpore-style code (`x.max(-2).expand_dims(-1)`) fails in PyNative.
 
@@ -43,15 +45,11 @@ class MaxPositionalAxis(Rule):
     NAME = "max-positional-axis"
     BREAKS = "GRAPH, STRICT, dynamic, export (silently values instead of a pair), or PyNative"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "max", "min")
         args = node.args
         plain = 1 <= len(args) <= 2 and all(a.keyword is None and not a.star for a in args)
-        if receiver is None or not plain or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not plain or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         method = node.func.attr.value  # type: ignore[attr-defined]
         use, target = self._use(node)

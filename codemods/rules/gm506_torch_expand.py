@@ -1,7 +1,9 @@
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+from codemods.rules._torch_table import sized_call
+from codemods.values import Caution
 
 
 class TorchExpand(Rule):
@@ -17,7 +19,7 @@ class TorchExpand(Rule):
         PyNative accepts torch's `expand`, GRAPH_MODE does not: "The parameters number of the function
         is 2, but the number of provided arguments is 5" for separate sizes, and "The method
         'GetShapeVector()' doesn't implement" for a tuple (measured in LAX, STRICT and with a dynamic
-        batch; CATALOG.md E lists the first).
+        batch).
 
     Example:
         cls_tokens = self.cls_token.expand(batch_size, -1, -1)
@@ -34,21 +36,15 @@ class TorchExpand(Rule):
     NAME = "torch-expand"
     BREAKS = "GRAPH, STRICT, dynamic, export"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "expand")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.expand` runs in PyNative only; "
             "use `ops.broadcast_to(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.receivers)
-        if shape is None:
-            self.report(node, f"{message} ({why_not}: rewrite by hand)")
-            return
-        broadcast_to, needed = self.ctx.bindings.reference("mindspore.ops.broadcast_to")
-        self.report(node, message, call(broadcast_to, [arg(receiver), arg(shape)]), "safe", (needed,))
+        fixed = sized_call(self, node, receiver, "mindspore.ops.broadcast_to", message)
+        if fixed is not None:
+            replacement, needed, _ = fixed
+            self.report(node, message, replacement, "safe", (needed,))

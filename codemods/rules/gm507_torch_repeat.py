@@ -1,7 +1,9 @@
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import Receivers, arg, call, method_call, sizes
+from codemods.rules._torch_table import sized_call
+from codemods.values import Caution
 
 
 class TorchRepeat(Rule):
@@ -14,8 +16,8 @@ class TorchRepeat(Rule):
 
     Why it breaks graph mode:
         `Tensor.repeat(*repeats)` has a kernel on Ascend only: on CPU it fails in PyNative ("'repeat' is
-        not supported on this device") and in every graph configuration ("Kernel select failed";
-        CATALOG.md E). `ops.tile` computes the same (torch's `repeat` is numpy's `tile`) on every backend.
+        not supported on this device") and in every graph configuration ("Kernel select
+        failed"). `ops.tile` computes the same (torch's `repeat` is numpy's `tile`) on every backend.
 
     Example:
         img_sizes = img_sizes.unsqueeze(0).repeat(batch_size, 1)
@@ -37,26 +39,20 @@ class TorchRepeat(Rule):
     BREAKS = "CPU and GPU: PyNative and every graph configuration (the kernel is Ascend-only)"
     FIX = "safe/unsafe"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "repeat")
         if receiver is None or any(a.keyword is not None for a in node.args):
             return  # `x.repeat(2, axis=1)`: numpy's repeat, another meaning
-        if not self.receivers.may_be_tensor(receiver):
+        if not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
             "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
-        shape, why_not = sizes(node, self.receivers)
-        if shape is None:
-            self.report(node, f"{message} ({why_not}: rewrite by hand)")
+        fixed = sized_call(self, node, receiver, "mindspore.ops.tile", message)
+        if fixed is None:
             return
-        tile, needed = self.ctx.bindings.reference("mindspore.ops.tile")
-        replacement = call(tile, [arg(receiver), arg(shape)])
+        replacement, needed, shape = fixed
         if isinstance(shape, cst.Tuple) and len(shape.elements) <= 2:
             message += (
                 "; check the meaning: in MindSpore 1.x `x.repeat(k, axis)` repeated elements "

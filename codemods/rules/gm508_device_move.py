@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.calls import method_call
 from codemods.rule import Rule
-from codemods.rules._torch_table import TORCH_DTYPES, Receivers, method_call, torch_name
+from codemods.rules._torch_table import TORCH_DTYPES, torch_name
+from codemods.values import Caution
 
 DEVICE, DTYPE = "device", "dtype"
 _HARMLESS = ("non_blocking", "copy")  # keywords of `.to` that change no value
@@ -41,13 +43,9 @@ class DeviceMove(Rule):
     NAME = "device-move"
     BREAKS = 'GRAPH, STRICT, dynamic, export (`.cuda()`, `.cpu()`, `.to("cuda")`: PyNative too)'
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.receivers = Receivers(ctx)
-
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "to", "cuda", "cpu")
-        if receiver is None or not self.receivers.may_be_tensor(receiver):
+        if receiver is None or not self.values.is_tensor(receiver, Caution.POSSIBLE):
             return
         method = node.func.attr.value  # type: ignore[attr-defined]
         where = f"`{self.ctx.code(node)}` in {self.ctx.where()}"
@@ -94,7 +92,9 @@ class DeviceMove(Rule):
         if kind == DEVICE:
             return positional[0]
         # `.to(other)` casts to other's dtype and runs in every mode: only a non-tensor is in doubt
-        in_doubt = kind is None and len(positional) == 1 and not self.receivers.may_be_tensor(positional[0].value)
+        in_doubt = (
+            kind is None and len(positional) == 1 and not self.values.is_tensor(positional[0].value, Caution.POSSIBLE)
+        )
         return "unknown" if in_doubt else None
 
     def _pynative_only(self, node: cst.CSTNode) -> bool:

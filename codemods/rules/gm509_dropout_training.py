@@ -23,8 +23,8 @@ class DropoutTraining(Rule):
     Why it breaks graph mode:
         Unlike `nn.Dropout`, the functional dropout defaults to `training=True`, even inside a Cell in
         eval mode (`set_train(False)`, the default): inference and exported MindIR files keep dropping
-        activations at random, in every mode (CATALOG.md I: the `dropF_default` Cell was random in eval
-        mode; measured again for `ops.dropout2d`). Code ported from torch's `F.dropout(x, p,
+        activations at random, in every mode (measured: a Cell calling `ops.dropout` in eval mode returned
+        new values on every call; `ops.dropout2d` too). Code ported from torch's `F.dropout(x, p,
         self.training)` that lost its last argument does this silently.
 
     Example:

@@ -2,17 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.builders import arg, as_tuple
 from codemods.rule import Rule
-from codemods.rules._torch_table import (
-    TORCH_DTYPES,
-    TORCH_FUNCTIONS,
-    TorchOp,
-    arg,
-    as_tuple,
-    is_int,
-    is_shape_like,
-    torch_name,
-)
+from codemods.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
+from codemods.values import Values
 
 
 class TorchCall(Rule):
@@ -57,7 +50,7 @@ class TorchCall(Rule):
         if op is None:
             self.report(node, f"{message} (no `ops` equivalent in graphmend's table: port it by hand)")
             return
-        args, problem = _mapped_arguments(node, op)
+        args, problem = _mapped_arguments(node, op, self.values)
         if problem:
             self.report(node, f"{message}; use `ops.{op.target}` ({problem}: rewrite by hand)")
             return
@@ -89,14 +82,14 @@ class TorchCall(Rule):
             )
 
 
-def _mapped_arguments(node: cst.Call, op: TorchOp) -> tuple[list[cst.Arg], str]:
+def _mapped_arguments(node: cst.Call, op: TorchOp, values: Values) -> tuple[list[cst.Arg], str]:
     """The arguments for the ops function, or why they cannot be mapped."""
     if any(a.star for a in node.args):
         return [], "star arguments"
     positional = [a for a in node.args if a.keyword is None]
     keywords = [a for a in node.args if a.keyword is not None]
     if op.shape:
-        size, problem = _size(positional)
+        size, problem = _size(positional, values)
         if problem:
             return [], problem
         positional = [size] if size is not None else []
@@ -120,16 +113,16 @@ def _mapped_arguments(node: cst.Call, op: TorchOp) -> tuple[list[cst.Arg], str]:
     return _spaced(mapped), ""
 
 
-def _size(positional: list[cst.Arg]) -> tuple[cst.Arg | None, str]:
+def _size(positional: list[cst.Arg], values: Values) -> tuple[cst.Arg | None, str]:
     """`torch.zeros(2, 3)` / `((2, 3))` / `(x.shape)` → one size argument for ops."""
     if not positional:
         return None, "no size given"
     if len(positional) > 1:
         return cst.Arg(as_tuple([a.value for a in positional])), ""
     only = positional[0].value
-    if is_shape_like(only):
+    if values.is_shape_like(only):
         return positional[0], ""
-    if is_int(only):
+    if values.is_int(only):
         return cst.Arg(as_tuple([only])), ""
     return None, "the size may be one int or a sequence"
 

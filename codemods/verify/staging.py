@@ -1,7 +1,7 @@
 """Make both versions importable as real modules under their real names.
 
 MindSpore's GRAPH_MODE reads the source of `construct` from the module's file, and a module
-that is not a registered, file-backed module fails to compile (CATALOG, verifier mechanics).
+that is not a registered, file-backed module fails to compile.
 So each version is imported by its own worker under its real dotted name:
 
 - *before* straight from the user's tree (workers write no bytecode, and run in a temp cwd);

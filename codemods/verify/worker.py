@@ -25,7 +25,7 @@ Jobs:
 
 The worker leaves when stdin closes; the parent usually has its keeper kill it first.
 
-Every job builds a fresh instance: a compiled instance keeps its graph (CATALOG, verifier mechanics).
+Every job builds a fresh instance: a compiled instance keeps its graph.
 """
 
 import ctypes
@@ -248,7 +248,7 @@ def _send(message: dict) -> None:
 
 
 def _warm_up() -> None:
-    # Under numpy 2 the first numpy-backed op of a process raises once (CATALOG §0.1).
+    # Under numpy 2 the first numpy-backed op of a process raises once.
     ms.set_context(mode=ms.PYNATIVE_MODE)
     try:
         ms.Tensor(np.ones((2, 2), np.float32)).mean((0, 1))
@@ -585,7 +585,7 @@ def _compare_arrays(name: str, a, b, tol: tuple[float, float]) -> dict:
 
 
 def _frozen_random(reference: list[dict], calls: list[dict]) -> list[dict]:
-    """A random draw baked into the graph repeats across calls where PyNative draws anew (CATALOG ❄)."""
+    """A random draw baked into the graph repeats across calls where PyNative draws anew."""
     if len(reference) < 2 or len(calls) < 2 or reference[1]["grow"] or calls[1]["grow"]:
         return []
     ref_new = not same_values(reference[0]["outputs"], reference[1]["outputs"])

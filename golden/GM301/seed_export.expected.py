@@ -1,4 +1,4 @@
-# Seed 002 / CATALOG.md added cases: `len(x)` of a dynamic batch used as a shape gives garbage.
+# Seed 002: `len(x)` of a dynamic batch used as a shape gives garbage.
 import mindspore as ms
 from mindspore import nn, ops
 

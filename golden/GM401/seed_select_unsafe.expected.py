@@ -1,4 +1,4 @@
-# Seed 002 / CATALOG.md D: control flow on tensor values → ops.where (the article's ops.Select).
+# Seed 002: control flow on tensor values → ops.where (the article's ops.Select).
 import mindspore as ms
 from mindspore import nn, ops
 

@@ -1,4 +1,4 @@
-# CATALOG.md G / seed 002: loops over a tensor dimension are unrolled at compile time.
+# Seed 002: loops over a tensor dimension are unrolled at compile time.
 import mindspore as ms
 from mindspore import nn, ops
 

@@ -1,4 +1,4 @@
-"""GM301: `len(x)` of a dynamic batch used as a shape (seed 002, CATALOG.md added cases)."""
+"""GM301: `len(x)` of a dynamic batch used as a shape (seed 002)."""
 
 import mindspore as ms
 from mindspore import nn, ops

@@ -1,4 +1,4 @@
-"""GM401: Python control flow on tensor values → ops.where (seed 002's ops.Select, CATALOG.md D).
+"""GM401: Python control flow on tensor values → ops.where (seed 002's ops.Select).
 
 `select` runs on inputs of both signs so that every branch is taken.
 """

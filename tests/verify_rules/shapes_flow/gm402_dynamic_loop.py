@@ -1,4 +1,4 @@
-"""GM402 (report only): a comprehension over the batch dimension fails with a dynamic batch (CATALOG.md G)."""
+"""GM402 (report only): a comprehension over the batch dimension fails with a dynamic batch."""
 
 import mindspore as ms
 from mindspore import nn, ops

@@ -1,9 +1,13 @@
-"""What the shape and control-flow rules (GM301–GM302, GM401–GM402) may assume about values in graph code.
+"""What graphmend assumes about values in graph code: one model, asked by every rule (`ctx.values`).
 
-Whether a value is a tensor cannot be known for sure from the source. Every guess of the family is
-made here, and every guess leans towards "don't know": a rule that does not know leaves the code alone.
+Whether a value is a tensor cannot be known for sure from the source. `Values.tensor(node)` answers
+KNOWN, MAYBE or NOT, and each rule reads that answer with its `Caution`: CERTAIN (KNOWN only) where a
+fix or a report would be wrong for anything else (`len(x)` → `x.shape[0]` breaks on a list), POSSIBLE
+(anything not NOT) where the pattern itself is evidence (a torch method name such as `x.size(0)`).
+Every other question (a shape dimension, a Python int, host numpy, what `self.attr` holds) is answered
+from the same tensor answer, so no two rules see the same `len(x)` two ways.
 
-- A *tensor* is
+- KNOWN, a *tensor*:
   - the result of a MindSpore op: `ops.*`/`mint.*`/`mindspore.numpy.*` functions (not those returning
     tuples, shapes or dtypes), `Tensor(...)`, `Parameter(...)`, a tensor method of a tensor, a
     primitive (`ops.ReduceSum()(x)`, or `self.sum(x)` when `__init__` sets `self.sum = ops.ReduceSum()`)
@@ -14,144 +18,97 @@ made here, and every guess leans towards "don't know": a rule that does not know
     for truth (ported code annotates lists of tensors and boolean flags such as `output_attentions`
     as `Tensor`), or a name whose first binding (parameter or assignment) is used as
     only an array can be before anything rebinds it: `x.shape`, `x.view(...)`, `x[:, 0]`, `self.conv(x)`,
-    `ops.relu(x)`. Parameters are not tensors by default: detection heads and necks take lists of
-    feature maps (`for i in range(len(x))`). Such uses cannot tell a tensor from a host numpy array;
-    `len(a)` and `a.shape[0]` agree on both;
+    `ops.relu(x)`. Such uses cannot tell a tensor from a host numpy array; `len(a)` and `a.shape[0]`
+    agree on both;
   - a local name every binding of which is one of these (flow-insensitive), never a name passed to
-    `isinstance`/`type`.
-- *Not* tensors: `x.shape` (a tuple) and its items, `len(...)`, `None`, `self.training`, config
-  attributes, Python literals, lists, `self.layers` (a CellList), and anything unknown.
+    `isinstance`/`type`/`ops.is_tensor` (the code itself does not know).
+- MAYBE: a parameter of `construct` with nothing of the above is the Cell's input, but not always a
+  tensor: detection heads and necks take lists of feature maps (`for i in range(len(x))`). Also
+  `self.attr` set from an `__init__` argument, a method of an unknown object, anything unknown.
+- NOT: Python literals and containers, `None`/`True`/`False`, `self`, names bound by imports (`np`,
+  `ops`), builtins and their results (`len(x)`, `int(t)`, `range(n)`), `x.shape`/`x.dtype`/`self.training`,
+  `.item()`/`.asnumpy()`/`.tolist()`, calls of a non-MindSpore import (host numpy) or of a MindSpore
+  function that returns a Python value (`ops.shape(x)`, `mint.distributed.is_available()`), an
+  `nn.Dense(...)` (a Cell), an instance of a class of the file, `self.attr` that stores only such
+  values (`self.layers = nn.CellList(...)`), and a local name every binding of which is one of these.
 - A *0-d tensor* (needed before a condition may become `ops.where`): a full reduction (`x.mean()`,
   `ops.reduce_sum(m)`) and arithmetic or comparisons of 0-d tensors with Python numbers.
-- A *shape dimension*: `x.shape[k]`, `ops.shape(x)[k]`, `len(tensor)` (dimension 0), names unpacked
-  from `x.shape`, and integer arithmetic on them.
+- A *shape dimension*: `x.shape[k]`, `ops.shape(x)[k]`, `len(t)` of a KNOWN tensor (dimension 0), names
+  unpacked from or bound to them, and integer arithmetic on them. With a dynamic batch these are not
+  compile-time constants.
+- A *Python int*: a literal, `len(...)`, `int(...)`, a dimension, integer arithmetic on them.
+- *Host numpy*: a value made by `numpy.*` (not `mindspore.numpy`), or a method or item of one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from codemods.bindings import Binding, FunctionIndex
 from codemods.names import qualified_names
-from codemods.rule import FileContext
 from codemods.scopes import UNKNOWN, is_self_attribute
+from codemods.vocabulary import (
+    CASTS,
+    ELEMENTWISE,
+    FULL_REDUCTION_PRIMITIVES,
+    FULL_REDUCTIONS,
+    HOST_BUILTINS,
+    HOST_VALUE_METHODS,
+    IMPURE_FRAGMENTS,
+    INITIALIZER,
+    ITERATORS,
+    NOT_ONE_TENSOR,
+    NOT_TENSOR_ATTRIBUTES,
+    NOT_TENSOR_FUNCTIONS,
+    NOT_TENSOR_MODULES,
+    OP_MODULES,
+    OPS_FULL_REDUCTIONS,
+    PURE_BUILTINS,
+    PYTHON_VALUE_OPS,
+    TENSOR_CONSTRUCTORS,
+    TENSOR_FIRST_ARG_OPS,
+    TENSOR_LAYERS,
+    TENSOR_MAKERS,
+    TENSOR_METHODS,
+    TENSOR_PRIMITIVES,
+    TENSOR_TUPLE_OPS,
+    TUPLE_KEYWORDS,
+)
 
-# modules whose functions are tensor ops (not `mint.distributed.is_available` and the like)
-OP_MODULES = frozenset({
-    "mindspore.ops", "mindspore.ops.operations", "mindspore.ops.auto_generate", "mindspore.mint",
-    "mindspore.mint.nn.functional", "mindspore.mint.linalg", "mindspore.mint.special", "mindspore.numpy",
-    "mindspore.nn.functional",
-})  # fmt: skip
-TENSOR_CONSTRUCTORS = frozenset({"mindspore.Tensor", "mindspore.tensor"})
-TENSOR_MAKERS = TENSOR_CONSTRUCTORS | {"mindspore.Parameter"}
-INITIALIZER = "mindspore.common.initializer.initializer"
+if TYPE_CHECKING:
+    from codemods.rule import FileContext
 
-# ops functions whose result is not one tensor (tuples, shapes, dtypes, Python values, or pass-through)
-_NOT_ONE_TENSOR = frozenset({
-    "split", "chunk", "unbind", "unstack", "tensor_split", "array_split", "vsplit", "hsplit", "dsplit",
-    "meshgrid", "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "topk", "sort", "max", "min",
-    "aminmax", "median", "mode", "kthvalue", "cummax", "cummin", "unique", "unique_with_pad", "std_mean",
-    "var_mean", "frexp", "svd", "qr", "eig", "eigh", "slogdet", "lu", "lu_unpack", "lstsq", "geqrf",
-    "histogram", "shape", "rank", "size", "numel", "dtype", "typeof", "is_tensor", "is_floating_point",
-    "is_complex", "isconstant", "grad", "value_and_grad", "vjp", "jvp", "vmap", "print_", "depend",
-    "stop_gradient", "ctc_loss", "ctc_greedy_decoder", "fractional_max_pool2d", "fractional_max_pool3d",
-    "where_",
-})  # fmt: skip
-# keywords that turn a tensor-returning op into a tuple-returning one
-_TUPLE_KEYWORDS = ("return_", "as_tuple", "with_indices")
-# ops whose result is a tuple of tensors (unpacking or iterating it gives tensors)
-_TENSOR_TUPLE_OPS = frozenset({"split", "chunk", "unbind", "unstack", "tensor_split", "meshgrid", "topk", "sort"})
 
-# Tensor methods that return one tensor (`max`/`min` only without arguments: `x.max(1)` is a tuple)
-TENSOR_METHODS = frozenset({
-    "abs", "add", "all", "any", "argmax", "argmin", "astype", "bool", "broadcast_to", "ceil", "clamp", "clip",
-    "contiguous", "cos", "cumprod", "cumsum", "div", "double", "eq", "exp", "expand_as", "expand_dims",
-    "flatten", "float", "floor", "gather", "ge", "gt", "half", "index_select", "int", "le", "log", "log1p",
-    "logical_not", "long", "lt", "masked_fill", "matmul", "mean", "mul", "ne", "neg", "nonzero", "norm",
-    "permute", "pow", "prod", "reciprocal", "relu", "reshape", "round", "rsqrt", "sigmoid", "sign", "sin",
-    "softmax", "sqrt", "square", "squeeze", "std", "sub", "sum", "swapaxes", "t", "tanh", "tile",
-    "transpose", "tril", "triu", "unsqueeze", "var", "view",
-})  # fmt: skip
-_FULL_REDUCTIONS = frozenset({
-    "mean", "sum", "max", "min", "prod", "all", "any", "std", "var", "norm", "amax", "amin",
-})  # fmt: skip
-_OPS_FULL_REDUCTIONS = frozenset({
-    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any",
-    "sum", "mean", "prod", "all", "any", "amax", "amin", "norm",
-})  # fmt: skip
-# Using a parameter so is evidence that it is a tensor (lists, tuples and dicts have none of these)
-_EVIDENCE_ATTRIBUTES = (TENSOR_METHODS | {"shape", "dtype", "ndim", "T", "asnumpy", "item", "max", "min"}) - {
-    "all",
-    "any",
-    "bool",
-    "double",
-    "float",
-    "int",
-    "long",
-    "copy",
-    "index",
-    "count",
-}
-# ops functions whose first argument must be a tensor (no sequence-taking or shape-taking ones)
-_TENSOR_FIRST_ARG_OPS = frozenset({
-    "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "relu6", "gelu", "silu", "softmax",
-    "log_softmax", "reshape", "transpose", "permute", "flatten", "expand_dims", "squeeze", "unsqueeze",
-    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "matmul", "bmm", "gather", "tile",
-    "broadcast_to", "interpolate", "pad", "cast", "clip_by_value", "clamp", "masked_fill", "swapaxes",
-    "square", "neg", "floor", "ceil", "sign", "l2_normalize", "dense", "conv2d", "layer_norm", "split",
-    "chunk", "unbind", "unstack",
-})  # fmt: skip
-# Primitives (ops.ReduceSum and friends) known to return one tensor
-_TENSOR_PRIMITIVES = frozenset({
-    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAll", "ReduceAny", "Reshape",
-    "Transpose", "Concat", "Stack", "Cast", "ExpandDims", "Squeeze", "Mul", "Add", "Sub", "Div", "RealDiv",
-    "MatMul", "BatchMatMul", "Softmax", "LogSoftmax", "Sigmoid", "ReLU", "ReLU6", "Tanh", "Exp", "Log",
-    "Sqrt", "Rsqrt", "Square", "Abs", "Neg", "Maximum", "Minimum", "Pow", "Select", "Equal", "Greater",
-    "Less", "GreaterEqual", "LessEqual", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Tile",
-    "BroadcastTo", "Gather", "GatherD", "GatherNd", "OneHot", "ZerosLike", "OnesLike", "Flatten",
-    "StridedSlice", "Slice", "Sign", "Floor", "Ceil", "Erf", "L2Normalize", "Argmax", "CumSum", "Pad",
-})  # fmt: skip
-_FULL_REDUCTION_PRIMITIVES = frozenset({
-    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAll", "ReduceAny",
-})  # fmt: skip
-# nn layers that map one tensor to one tensor
-_TENSOR_LAYERS = frozenset({
-    "Dense", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
-    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
-    "InstanceNorm2d", "InstanceNorm3d", "ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax",
-    "LogSoftmax", "LeakyReLU", "PReLU", "HSwish", "HSigmoid", "Mish", "ELU", "Dropout", "MaxPool1d",
-    "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d",
-    "Flatten", "Embedding", "PixelShuffle", "Upsample",
-})  # fmt: skip
-# Calls that draw random numbers or change state: never duplicated, reordered or dropped
-_IMPURE_FRAGMENTS = (
-    "rand", "uniform", "normal", "multinomial", "bernoulli", "shuffle", "gamma", "poisson", "laplace",
-    "dropout", "gumbel", "sampler", "assign", "scatter", "print", "depend", "choice",
+class Answer(enum.Enum):
+    """Whether a value is a tensor."""
+
+    KNOWN = "known"  # it is one (the module docstring says when)
+    MAYBE = "maybe"  # nothing rules it out
+    NOT = "not"  # it is something else: a literal, a module, a shape, a Python value, a Cell
+
+
+KNOWN, MAYBE, NOT = Answer.KNOWN, Answer.MAYBE, Answer.NOT
+
+
+class Caution(enum.Enum):
+    """How sure a rule must be that a value is a tensor before it acts (a policy, not another model)."""
+
+    CERTAIN = "certain"  # KNOWN only: the rule's fix or report is wrong for anything else
+    POSSIBLE = "possible"  # not NOT: the pattern itself is evidence (a torch method name in graph code)
+
+
+_LITERALS = (
+    cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
+    cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
+    cst.Lambda,
 )  # fmt: skip
-_PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "float", "int", "bool"})
-ITERATORS = ("enumerate", "zip", "reversed")
-# Elementwise ops: the result has the broadcast shape of the arguments
-ELEMENTWISE = frozenset({
-    "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "square", "neg", "sigmoid", "tanh", "relu",
-    "relu6", "gelu", "silu", "softplus", "sin", "cos", "floor", "ceil", "round", "sign", "reciprocal", "erf",
-    "add", "sub", "mul", "div", "pow", "maximum", "minimum", "clip_by_value", "clamp", "clip", "where",
-    "select", "logical_and", "logical_or", "logical_not", "masked_fill", "isnan", "isinf", "isfinite",
-    "softmax", "log_softmax",
-})  # fmt: skip
-CASTS = frozenset({"float", "half", "double", "int", "long", "bool"})
-
-
-@dataclass(frozen=True)
-class Binding:
-    """One way a local name gets a value in the graph function."""
-
-    kind: str  # "param", "value", "unpack", "iterate", "aug", "opaque"
-    node: cst.CSTNode | None  # the Param; the value, unpacked value, iterable or augmented operand
-    position: int = 0  # the index in an unpacked tuple
-    size: int = 0  # how many names the tuple unpacks into (-1 with a starred name)
-    order: int = 0  # source order of the binding in the function
+_CONTAINERS = (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp)
+_MAX_DEPTH = 8
+_NO_FUNCTION = FunctionIndex()
 
 
 @dataclass(frozen=True)
@@ -162,21 +119,25 @@ class Dim:
     index: int | None
 
 
-class Facts:
-    """Answers about values in the graph function being visited; one per rule instance."""
+class Values:
+    """Answers about values in the file being analysed; one per file (`ctx.values`), shared by every rule."""
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
-        self._functions: dict[int, _FunctionIndex] = {}
+        self._functions: dict[int, FunctionIndex] = {}
         self._visiting: set[tuple[str, str]] = set()
+        self._class_names: set[str] | None = None
 
     # -- bindings -----------------------------------------------------------------------------------
 
-    def index(self) -> _FunctionIndex:
-        function = self.ctx.current.node  # type: ignore[union-attr]
+    def index(self) -> FunctionIndex:
+        """The bindings of the graph function being visited (none outside graph code: a Cell's body)."""
+        if self.ctx.current is None:
+            return _NO_FUNCTION
+        function = self.ctx.current.node
         found = self._functions.get(id(function))
         if found is None:
-            found = self._functions[id(function)] = _FunctionIndex.of(function)
+            found = self._functions[id(function)] = FunctionIndex.of(function)
         return found
 
     def bindings(self, name: str) -> list[Binding]:
@@ -184,26 +145,50 @@ class Facts:
 
     # -- tensors ------------------------------------------------------------------------------------
 
-    def is_tensor(self, node: cst.BaseExpression) -> bool:
+    def tensor(self, node: cst.BaseExpression) -> Answer:
+        """Whether `node` is a tensor: KNOWN, MAYBE (nothing rules it out), or NOT."""
+        if self._known(node):
+            return KNOWN
+        return NOT if self._ruled_out(node, 0) else MAYBE
+
+    def is_tensor(self, node: cst.BaseExpression, caution: Caution = Caution.CERTAIN) -> bool:
+        """`tensor(node)` read with a rule's caution: KNOWN only, or anything not ruled out."""
+        answer = self.tensor(node)
+        return answer is KNOWN or caution is Caution.POSSIBLE and answer is MAYBE
+
+    def is_constant_tensor(self, node: cst.BaseExpression) -> bool:
+        """`Tensor(...)` written in the code, or `self.a` that `__init__` sets to one (not a Parameter)."""
+        if isinstance(node, cst.Call):
+            return bool(self.ctx.names(node.func) & TENSOR_CONSTRUCTORS)
+        cell = self.ctx.current.cell if self.ctx.current else None
+        if cell is None or not is_self_attribute(node):
+            return False
+        values = self.attributes(cell).get(node.attr.value, [])  # type: ignore[attr-defined]
+        return bool(values) and all(
+            isinstance(v, cst.Call) and self.ctx.names(v.func) & TENSOR_CONSTRUCTORS for v in values
+        )
+
+    def _known(self, node: cst.BaseExpression) -> bool:
+        """A tensor for certain (the module docstring's list)."""
         if isinstance(node, cst.Name):
             return self._guarded(("tensor", node.value), lambda: self._name_is_tensor(node.value), True)
         if isinstance(node, cst.Attribute):
             if node.attr.value in ("T", "mT", "real", "imag"):
-                return self.is_tensor(node.value)
+                return self._known(node.value)
             values = self.self_attribute(node)
             return bool(values) and all(self._makes_tensor(v) for v in values)
         if isinstance(node, cst.Subscript):
-            return self.is_tensor(node.value)
+            return self._known(node.value)
         if isinstance(node, cst.Call):
             return self._call_gives_tensor(node)
         if isinstance(node, cst.BinaryOperation):
-            return self.is_tensor(node.left) or self.is_tensor(node.right)
+            return self._known(node.left) or self._known(node.right)
         if isinstance(node, cst.UnaryOperation):
-            return not isinstance(node.operator, cst.Not) and self.is_tensor(node.expression)
+            return not isinstance(node.operator, cst.Not) and self._known(node.expression)
         if isinstance(node, cst.Comparison):
-            return _is_value_comparison(node) and any(self.is_tensor(n) for n in _operands(node))
+            return _is_value_comparison(node) and any(self._known(n) for n in _operands(node))
         if isinstance(node, cst.IfExp):
-            return self.is_tensor(node.body) and self.is_tensor(node.orelse)
+            return self._known(node.body) and self._known(node.orelse)
         return False
 
     def is_scalar_tensor(self, node: cst.BaseExpression) -> bool:
@@ -241,7 +226,7 @@ class Facts:
 
     def depends_on_tensor(self, node: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's value: `x.mean() > 0`, `mask.any() and flag`, `x.item()`."""
-        if self.is_tensor(node):
+        if self._known(node):
             return True
         if isinstance(node, cst.BooleanOperation):
             return self.depends_on_tensor(node.left) or self.depends_on_tensor(node.right)
@@ -250,9 +235,9 @@ class Facts:
         if isinstance(node, cst.Comparison):
             return _is_value_comparison(node) and any(self.depends_on_tensor(n) for n in _operands(node))
         if isinstance(node, cst.Call) and len(node.args) == 1 and self.is_builtin(node.func, ("bool", "float", "int")):
-            return self.is_tensor(node.args[0].value)
+            return self._known(node.args[0].value)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            return node.func.attr.value in ("item", "asnumpy") and self.is_tensor(node.func.value)
+            return node.func.attr.value in ("item", "asnumpy") and self._known(node.func.value)
         return False
 
     # -- shapes -------------------------------------------------------------------------------------
@@ -271,7 +256,7 @@ class Facts:
             if source is not None and index is not _NO_INDEX:
                 return Dim(self.ctx.code(source), index)  # type: ignore[arg-type]
             return None
-        if isinstance(node, cst.Call) and self.is_len_call(node) and self.is_tensor(node.args[0].value):
+        if isinstance(node, cst.Call) and self.is_len_call(node) and self._known(node.args[0].value):
             return Dim(self.ctx.code(node.args[0].value), 0)
         if isinstance(node, cst.Name):
             bindings = self.bindings(node.value)
@@ -290,6 +275,84 @@ class Facts:
             and not node.args[0].star
             and node.args[0].keyword is None
         )
+
+    def is_dimension(self, node: cst.BaseExpression) -> bool:
+        """One dimension (`x.shape[0]`, `len(x)` of a tensor, a name bound to one, `x.shape[1] * 2`)."""
+        if self.shape_dim(node) is not None:
+            return True
+        if isinstance(node, cst.BinaryOperation):
+            parts = (node.left, node.right)
+            dims = [self.is_dimension(p) for p in parts]
+            return any(dims) and all(d or self.is_int(p) for d, p in zip(dims, parts, strict=True))
+        if isinstance(node, cst.UnaryOperation):
+            return not isinstance(node.operator, cst.Not) and self.is_dimension(node.expression)
+        return False
+
+    def is_shape(self, node: cst.BaseExpression) -> bool:
+        """A shape or a dimension, or integer arithmetic with at least one of them in it."""
+        if self.is_dimension(node) or self.is_shape_tuple(node):
+            return True
+        if isinstance(node, cst.Attribute):
+            return node.attr.value == "shape"
+        if isinstance(node, cst.Subscript):
+            return self.is_shape(node.value)
+        if isinstance(node, cst.BinaryOperation):
+            parts = (node.left, node.right)
+            return any(self.is_shape(p) for p in parts) and all(self.is_shape(p) or self.is_int(p) for p in parts)
+        if isinstance(node, cst.UnaryOperation):
+            return self.is_shape(node.expression)
+        return False
+
+    def is_shape_tuple(self, node: cst.BaseExpression) -> bool:
+        """A whole shape, as a tuple: `x.shape`, `x.shape[1:]`, `ops.shape(x)`."""
+        if isinstance(node, cst.Call):
+            return self.op_name(node.func) == "shape"
+        if isinstance(node, cst.Attribute):
+            return node.attr.value == "shape"
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+            return self.is_shape_tuple(node.value)
+        return False
+
+    def is_shape_like(self, node: cst.BaseExpression) -> bool:
+        """A whole size, not one int: a shape tuple, a tuple or list literal, `x.shape[:2] + (8,)`."""
+        if isinstance(node, cst.Tuple | cst.List):
+            return True
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return self.is_shape_like(node.left) or self.is_shape_like(node.right)
+        return self.is_shape_tuple(node)
+
+    # -- Python values ------------------------------------------------------------------------------
+
+    def is_int(self, node: cst.BaseExpression) -> bool:
+        """One Python int: a literal, `len(...)`, `int(...)`, a shape dimension, integer arithmetic on them.
+
+        Not `t.item()`: a Python number of `t`'s dtype (the PyTorch-port sizes take it for an int)."""
+        if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
+            return self.is_int(node.expression)
+        if isinstance(node, cst.Integer):
+            return True
+        if isinstance(node, cst.Call):
+            func = node.func
+            if self.is_builtin(func, ("len", "int")):
+                return True
+        if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.Divide):
+            return self.is_int(node.left) and self.is_int(node.right)
+        return self.shape_dim(node) is not None
+
+    def values_of(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """Every value a local name is assigned (a loop over `range` gives an int); empty when any binding
+        is something else (a parameter, unpacking, another loop)."""
+        if self.ctx.current is None:
+            return []
+        values: list[cst.BaseExpression] = []
+        for binding in self.bindings(name.value):
+            if binding.kind == "value":
+                values.append(binding.node)  # type: ignore[arg-type]
+            elif binding.kind == "iterate" and _is_range(binding.node):
+                values.append(cst.Integer("0"))
+            else:
+                return []
+        return values
 
     # -- purity and shape keys (for ops.where) -----------------------------------------------------
 
@@ -353,13 +416,105 @@ class Facts:
         if cell is None or not is_self_attribute(node):
             return []
         stored = self.ctx.self_assignments(cell).get(node.attr.value, [])  # type: ignore[union-attr]
-        return [a.value for a in stored if a.value is not UNKNOWN]  # type: ignore[misc]
+        # `self.a += v` keeps what the other assignments make of `a`
+        return [a.value for a in stored if a.value is not UNKNOWN and not isinstance(a.value, cst.AugAssign)]  # type: ignore[misc]
+
+    def attributes(self, cell: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
+        """`self.<attr> = value` in every method of `cell` but `construct`, by attribute (UNKNOWN included)."""
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for name, assignments in self.ctx.self_assignments(cell).items():
+            for a in assignments:
+                if a.method != "construct" and not isinstance(a.value, cst.AugAssign):
+                    found.setdefault(name, []).append(a.value)
+        return found
 
     def primitive_of(self, func: cst.BaseExpression) -> str | None:
         """`ops.ReduceSum()` called, or `self.sum` set only to `ops.ReduceSum(...)`: the primitive's name."""
         values = [func] if isinstance(func, cst.Call) else self.self_attribute(func)
         names = {self._primitive_name(v) for v in values}
         return names.pop() if len(names) == 1 else None
+
+    # -- what is known not to be a tensor -----------------------------------------------------------
+
+    def _ruled_out(self, node: cst.BaseExpression, depth: int) -> bool:
+        """Known to be something else: a literal, a module, a shape, a Python value, a Cell."""
+        if depth > _MAX_DEPTH:
+            return False  # names bound to names bound to …: give up (may be a tensor)
+        if isinstance(node, _LITERALS):
+            return True
+        if isinstance(node, cst.Name):
+            return self._name_ruled_out(node, depth)
+        if isinstance(node, cst.Attribute):
+            return self._attribute_ruled_out(node, depth)
+        if isinstance(node, cst.Subscript):  # an item of a shape or a string; an item of a list may be a tensor
+            return not self._is_container(node.value, depth) and self._ruled_out(node.value, depth + 1)
+        if isinstance(node, cst.Call):
+            return self._call_ruled_out(node, depth)
+        if isinstance(node, cst.BinaryOperation):
+            return self._ruled_out(node.left, depth + 1) and self._ruled_out(node.right, depth + 1)
+        if isinstance(node, cst.IfExp):
+            return self._ruled_out(node.body, depth + 1) and self._ruled_out(node.orelse, depth + 1)
+        return False
+
+    def _name_ruled_out(self, node: cst.Name, depth: int) -> bool:
+        if node.value in ("self", "None", "True", "False") or self.ctx.names(node) or self._is_builtin_name(node):
+            return True
+        values = self.values_of(node)
+        return bool(values) and all(self._ruled_out(v, depth + 1) for v in values)
+
+    def _attribute_ruled_out(self, node: cst.Attribute, depth: int) -> bool:
+        if node.attr.value in NOT_TENSOR_ATTRIBUTES or self.ctx.names(node):
+            return True  # `x.shape`, `self.training`, `np.pi`, `ms.float32`
+        values = self.self_attribute(node)
+        return bool(values) and all(self._stores_no_tensor(v, depth) for v in values)
+
+    def _call_ruled_out(self, node: cst.Call, depth: int) -> bool:
+        names = self.ctx.names(node.func)
+        if names:
+            return all(not n.startswith("mindspore") or self._gives_python_value(n) for n in names)
+        func = node.func
+        if self.is_builtin(func, HOST_BUILTINS) or isinstance(func, cst.Name) and func.value in self._classes():
+            return True  # an instance of a class of this file (a Cell, a helper object)
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in HOST_VALUE_METHODS:
+                return True
+            return not _is_name(func.value, "self") and self._ruled_out(func.value, depth + 1)
+        return False
+
+    def _gives_python_value(self, name: str) -> bool:
+        """`mint.distributed.is_available()`, `ops.shape(x)`, `nn.Dense(...)`: MindSpore, but no tensor."""
+        module, _, short = name.rpartition(".")
+        if name in NOT_TENSOR_FUNCTIONS or module.startswith(NOT_TENSOR_MODULES):
+            return True
+        if module in OP_MODULES:
+            return short in PYTHON_VALUE_OPS
+        return module.startswith("mindspore.nn") and short[:1].isupper() and module != "mindspore.nn.functional"
+
+    def _stores_no_tensor(self, value: cst.BaseExpression, depth: int) -> bool:
+        """What `self.attr = value` stores is not a tensor: a Cell, a literal, a container, a flag."""
+        if isinstance(value, cst.Call) and any(n.startswith("mindspore.nn.") for n in self.ctx.names(value.func)):
+            return True
+        if isinstance(value, cst.Name) and value.value not in ("None", "True", "False"):
+            return False  # an __init__ argument: could be anything
+        return self._ruled_out(value, depth + 1)
+
+    def _is_container(self, node: cst.BaseExpression, depth: int) -> bool:
+        """A list, tuple, dict or set (written, or a name bound only to one): its items may be tensors."""
+        if isinstance(node, _CONTAINERS):
+            return True
+        if isinstance(node, cst.Name) and depth <= _MAX_DEPTH:
+            values = self.values_of(node)
+            return bool(values) and all(self._is_container(v, depth + 1) for v in values)
+        return False
+
+    def _is_builtin_name(self, node: cst.Name) -> bool:
+        """`len`, `list`, … (libcst also names `(a == b).astype` "builtins.None": only plain names count)."""
+        return any(q.source.name == "BUILTIN" for q in qualified_names(self.ctx.qualified, node))
+
+    def _classes(self) -> set[str]:
+        if self._class_names is None:
+            self._class_names = {s.name.value for s in self.ctx.module.body if isinstance(s, cst.ClassDef)}
+        return self._class_names
 
     # -- internals ----------------------------------------------------------------------------------
 
@@ -376,7 +531,7 @@ class Facts:
     def _name_is_tensor(self, name: str) -> bool:
         index = self.index()
         bindings = index.bindings.get(name, [])
-        if not bindings or name in index.polymorphic:
+        if name == "self" or not bindings or name in index.polymorphic or self._type_checked(name):
             return False
         first = bindings[0]
         return all(self._binding_is_tensor(name, b, b is first) for b in bindings)
@@ -389,14 +544,23 @@ class Facts:
         if binding.kind == "aug":
             return True  # `y += v` keeps what y's other bindings say
         if binding.kind == "value":
-            by_value = self.is_tensor(binding.node)  # type: ignore[arg-type]
+            by_value = self._known(binding.node)  # type: ignore[arg-type]
         elif binding.kind == "unpack":
             by_value = self._unpacks_tensors(binding.node, binding.position)  # type: ignore[arg-type]
         elif binding.kind == "iterate":
             by_value = self._iterates_tensors(binding.node)  # type: ignore[arg-type]
         else:
             return False
-        return by_value or first and self._used_as_tensor(name)
+        # how the name is used speaks only for a value nothing rules out (`np.zeros(...)` has `.transpose` too)
+        if by_value or not first:
+            return by_value
+        ruled_out = binding.kind == "value" and self._ruled_out(binding.node, 0)  # type: ignore[arg-type]
+        return not ruled_out and self._used_as_tensor(name)
+
+    def _type_checked(self, name: str) -> bool:
+        """`if not ops.is_tensor(timestep): timestep = ms.tensor([timestep])`: the code does not know either."""
+        checks = {"mindspore.ops.is_tensor", "mindspore.ops.isinstance_"}
+        return any(self.ctx.names(func) & checks for func in self.index().passed_to.get(name, ()))
 
     def _used_as_tensor(self, name: str) -> bool:
         index = self.index()
@@ -428,28 +592,28 @@ class Facts:
 
     def _takes_tensor(self, func: cst.BaseExpression) -> bool:
         """A callable whose first argument must be a tensor: `ops.relu`, `self.conv`, `self.reshape`."""
-        if self.op_name(func) in _TENSOR_FIRST_ARG_OPS or self._is_tensor_layer(func):
+        if self.op_name(func) in TENSOR_FIRST_ARG_OPS or self._is_tensor_layer(func):
             return True
-        return self.primitive_of(func) in _TENSOR_PRIMITIVES - {"Concat", "Stack"}
+        return self.primitive_of(func) in TENSOR_PRIMITIVES - {"Concat", "Stack"}
 
     def _unpacks_tensors(self, value: cst.BaseExpression, position: int) -> bool:
         if isinstance(value, cst.Tuple | cst.List):
             elements = value.elements
-            return position < len(elements) and self.is_tensor(elements[position].value)
-        return isinstance(value, cst.Call) and self.op_name(value.func) in _TENSOR_TUPLE_OPS
+            return position < len(elements) and self._known(elements[position].value)
+        return isinstance(value, cst.Call) and self.op_name(value.func) in TENSOR_TUPLE_OPS
 
     def _iterates_tensors(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Tuple | cst.List):
             return bool(iterable.elements) and all(
-                not isinstance(e, cst.StarredElement) and self.is_tensor(e.value) for e in iterable.elements
+                not isinstance(e, cst.StarredElement) and self._known(e.value) for e in iterable.elements
             )
-        if isinstance(iterable, cst.Call) and self.op_name(iterable.func) in _TENSOR_TUPLE_OPS:
+        if isinstance(iterable, cst.Call) and self.op_name(iterable.func) in TENSOR_TUPLE_OPS:
             return True
         # a parameter annotated `Tensor` and looped over: a tensor's rows, or a list of tensors (its
         # annotation is in doubt, its elements are not)
         bindings = self.bindings(iterable.value) if isinstance(iterable, cst.Name) else []
         only_param = len(bindings) == 1 and bindings[0].kind == "param"
-        return self.is_tensor(iterable) or only_param and self._param_is_tensor(bindings[0].node)  # type: ignore[arg-type]
+        return self._known(iterable) or only_param and self._param_is_tensor(bindings[0].node)  # type: ignore[arg-type]
 
     def _call_gives_tensor(self, call: cst.Call) -> bool:
         names = self.ctx.names(call.func)
@@ -459,16 +623,16 @@ class Facts:
         if short is not None:
             return (
                 short[:1].islower()
-                and short not in _NOT_ONE_TENSOR
-                and not any(a.keyword and a.keyword.value.startswith(_TUPLE_KEYWORDS) for a in call.args)
+                and short not in NOT_ONE_TENSOR
+                and not any(a.keyword and a.keyword.value.startswith(TUPLE_KEYWORDS) for a in call.args)
             )
         primitive = self.primitive_of(call.func)
         if primitive is not None:
-            return primitive in _TENSOR_PRIMITIVES
+            return primitive in TENSOR_PRIMITIVES
         if self._is_tensor_layer(call.func):
             return True
         func = call.func
-        if not isinstance(func, cst.Attribute) or not self.is_tensor(func.value):
+        if not isinstance(func, cst.Attribute) or not self._known(func.value):
             return False
         method = func.attr.value
         return method in TENSOR_METHODS or (method in ("max", "min") and not call.args)
@@ -478,16 +642,14 @@ class Facts:
         if len(call.args) > 1 or any(a.keyword is not None or a.star for a in call.args):
             return False
         if not call.args:  # x.mean()
-            return (
-                isinstance(func, cst.Attribute) and func.attr.value in _FULL_REDUCTIONS and self.is_tensor(func.value)
-            )
-        if not self.is_tensor(call.args[0].value):
+            return isinstance(func, cst.Attribute) and func.attr.value in FULL_REDUCTIONS and self._known(func.value)
+        if not self._known(call.args[0].value):
             return False
         short = self.op_name(func)
         if short is not None:
-            return short in _OPS_FULL_REDUCTIONS
+            return short in OPS_FULL_REDUCTIONS
         primitive = self.primitive_of(func)
-        if primitive in _FULL_REDUCTION_PRIMITIVES:
+        if primitive in FULL_REDUCTION_PRIMITIVES:
             values = [func] if isinstance(func, cst.Call) else self.self_attribute(func)
             return all(_keeps_no_dims(v) for v in values)  # type: ignore[arg-type]
         return False
@@ -512,7 +674,7 @@ class Facts:
 
     def _is_layer_class(self, func: cst.BaseExpression) -> bool:
         names = self.ctx.names(func)
-        return any(n.startswith("mindspore.nn.") and n.rpartition(".")[2] in _TENSOR_LAYERS for n in names)
+        return any(n.startswith("mindspore.nn.") and n.rpartition(".")[2] in TENSOR_LAYERS for n in names)
 
     def _makes_tensor(self, value: cst.BaseExpression) -> bool:
         if not isinstance(value, cst.Call):
@@ -521,7 +683,7 @@ class Facts:
         if names & TENSOR_MAKERS or INITIALIZER in names:
             return True
         short = self.op_name(value.func)
-        return short is not None and short[:1].islower() and short not in _NOT_ONE_TENSOR
+        return short is not None and short[:1].islower() and short not in NOT_ONE_TENSOR
 
     def is_host_numpy(self, node: cst.BaseExpression) -> bool:
         """`np.arange(4).reshape(...)`: a value made by host numpy (`numpy.*`, not `mindspore.numpy`)."""
@@ -587,7 +749,7 @@ class Facts:
         if not all(self.is_pure(a.value) for a in call.args):
             return False
         func = call.func
-        if self.is_builtin(func, tuple(_PURE_BUILTINS)):
+        if self.is_builtin(func, tuple(PURE_BUILTINS)):
             return True
         if self.ctx.names(func) & TENSOR_CONSTRUCTORS:
             return True
@@ -597,7 +759,7 @@ class Facts:
             if short is None and isinstance(func, cst.Call):
                 return False
         if short is not None:
-            return not any(fragment in short.lower() for fragment in _IMPURE_FRAGMENTS) and (
+            return not any(fragment in short.lower() for fragment in IMPURE_FRAGMENTS) and (
                 not isinstance(func, cst.Call) or all(self.is_pure(a.value) for a in func.args)
             )
         # a method: of a tensor-valued receiver, never of `self` (a helper or a Cell may change state)
@@ -616,7 +778,7 @@ class Facts:
             return _union(self.shape_key(positional[0]), frozenset({"dtype:" + self.ctx.code(positional[1])}))
         if short in ELEMENTWISE and len(positional) == len(call.args):
             return _union(*(self.shape_key(p) for p in positional))
-        if isinstance(func, cst.Attribute) and self.is_tensor(func.value):
+        if isinstance(func, cst.Attribute) and self._known(func.value):
             method = func.attr.value
             receiver = self.shape_key(func.value)
             if method == "astype" and len(positional) == 1:
@@ -626,213 +788,6 @@ class Facts:
             if method in ELEMENTWISE and len(positional) == len(call.args):
                 return _union(receiver, *(self.shape_key(p) for p in positional))
         return frozenset({_atom(self.ctx, call)})
-
-
-class _FunctionIndex(cst.CSTVisitor):
-    """One pass over a graph function: the bindings of every local name, and how names are used.
-
-    A use is evidence about a name's *first* binding (its parameter, or its first assignment) only while
-    no other binding precedes it in source order: the first time such a use runs (loops included), the
-    name still holds that value. Assignments bind when they are left, so `x = x.view(...)` reads the
-    value before.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.bindings: dict[str, list[Binding]] = {}
-        self.evidence: set[str] = set()  # names used as only a tensor can be
-        self.passed_to: dict[str, list[cst.BaseExpression]] = {}  # name → what it is the 1st argument of
-        self.polymorphic: set[str] = set()  # names passed to isinstance/type, or global/nonlocal
-        self.iterables: list[cst.BaseExpression] = []  # what `for` loops and comprehensions iterate
-        self.truth_tested: set[str] = set()  # names used as a truth value: `if flag:`, `not flag`, `flag and …`
-        self._seen: dict[str, int] = {}  # bindings of each name so far, in source order
-
-    @classmethod
-    def of(cls, function: cst.FunctionDef) -> _FunctionIndex:
-        index = cls()
-        index._bind_params(function.params)
-        function.body.visit(index)
-        return index
-
-    def _add(self, name: str, kind: str, node: cst.CSTNode | None, position: int = 0, size: int = 0) -> None:
-        order = sum(len(b) for b in self.bindings.values())
-        self.bindings.setdefault(name, []).append(Binding(kind, node, position, size, order))
-        self._seen[name] = self._seen.get(name, 0) + 1
-
-    def _bind_params(self, params: cst.Parameters) -> None:
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-            self._add(param.name.value, "param", param)
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                self._add(star.name.value, "opaque", star)
-
-    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression, kind: str = "value") -> None:
-        if isinstance(target, cst.Name):
-            self._add(target.value, kind, value)
-            return
-        if isinstance(target, cst.Tuple | cst.List):
-            size = -1 if any(isinstance(e, cst.StarredElement) for e in target.elements) else len(target.elements)
-            starred = False
-            for position, element in enumerate(target.elements):
-                starred |= isinstance(element, cst.StarredElement)
-                inner = element.value
-                if isinstance(inner, cst.Name) and not starred and kind == "value":
-                    self._add(inner.value, "unpack", value, position, size)
-                else:
-                    for name in _names_in_target(inner):
-                        self._add(name, "opaque", None)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._add(node.name.value, "opaque", None)
-        for param in _all_params(node.params):
-            self._add(param.name.value, "opaque", param)
-
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        for param in _all_params(node.params):
-            self._add(param.name.value, "opaque", param)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._add(node.name.value, "opaque", None)
-
-    def leave_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind_target(target.target, node.value)
-
-    def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._bind_target(node.target, node.value)
-        elif isinstance(node.target, cst.Name):
-            self._add(node.target.value, "opaque", None)
-
-    def leave_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name):
-            self._add(node.target.value, "aug", node.value)
-
-    def leave_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bind_target(node.target, node.value)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bind_iteration(node.target, node.iter)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._bind_iteration(node.target, node.iter)
-
-    def _bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        self.iterables.append(iterable)
-        if isinstance(target, cst.Name):
-            self._add(target.value, "iterate", iterable)
-        else:
-            for name in _names_in_target(target):
-                self._add(name, "opaque", None)
-
-    def _truth(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
-            self.truth_tested.add(node.value)
-
-    def visit_If(self, node: cst.If) -> None:
-        self._truth(node.test)
-
-    def visit_While(self, node: cst.While) -> None:
-        self._truth(node.test)
-
-    def visit_IfExp(self, node: cst.IfExp) -> None:
-        self._truth(node.test)
-
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-        self._truth(node.left)
-        self._truth(node.right)
-
-    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
-        if isinstance(node.operator, cst.Not):
-            self._truth(node.expression)
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            for name in _names_in_target(node.asname.name):
-                self._add(name, "opaque", None)
-
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-        if node.name is not None:
-            for name in _names_in_target(node.name.name):
-                self._add(name, "opaque", None)
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            bound = alias.asname.name if alias.asname else alias.name
-            for name in _names_in_target(bound):  # type: ignore[arg-type]
-                self._add(name, "opaque", None)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
-        for alias in node.names:
-            bound = alias.asname.name if alias.asname else alias.name
-            for name in _names_in_target(bound):  # type: ignore[arg-type]
-                self._add(name, "opaque", None)
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.polymorphic.update(n.name.value for n in node.names)
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        self.polymorphic.update(n.name.value for n in node.names)
-
-    def _use(self, name: cst.BaseExpression | None) -> str | None:
-        """The name read, while it still holds the value of its first binding."""
-        if isinstance(name, cst.Name) and self._seen.get(name.value) == 1:
-            return name.value
-        return None
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        name = self._use(node.value)
-        if name is not None and node.attr.value in _EVIDENCE_ATTRIBUTES:
-            self.evidence.add(name)
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        # x[:, 0], x[..., 1], x[None]: indexing lists and tuples takes one int or one slice
-        multi = len(node.slice) > 1 and any(_is_array_index(e.slice) for e in node.slice)
-        name = self._use(node.value)
-        if name is not None and (multi or any(_is_none_or_ellipsis(e.slice) for e in node.slice)):
-            self.evidence.add(name)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        first = positional[0] if positional and not node.args[0].star else None
-        func = node.func
-        if isinstance(func, cst.Name) and func.value in ("isinstance", "type"):
-            self.polymorphic.update(n.value for n in positional[:1] if isinstance(n, cst.Name))
-        name = self._use(first)
-        if name is not None:
-            self.passed_to.setdefault(name, []).append(func)
-
-
-def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
-    yield from (*params.posonly_params, *params.params, *params.kwonly_params)
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            yield star
-
-
-def _names_in_target(target: cst.CSTNode) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [n for e in target.elements for n in _names_in_target(e.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names_in_target(target.value)
-    if isinstance(target, cst.Attribute):  # `import a.b` binds `a`
-        return _names_in_target(target.value)
-    return []
-
-
-def _is_array_index(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Slice):
-        return True
-    return isinstance(node, cst.Index) and _is_none_or_ellipsis(node)
-
-
-def _is_none_or_ellipsis(node: cst.CSTNode) -> bool:
-    value = node.value if isinstance(node, cst.Index) else None
-    return isinstance(value, cst.Ellipsis) or isinstance(value, cst.Name) and value.value == "None"
 
 
 def _is_value_comparison(node: cst.Comparison) -> bool:
@@ -909,3 +864,19 @@ def _union(*keys: frozenset[str] | None) -> frozenset[str] | None:
 
 def _atom(ctx: FileContext, node: cst.CSTNode) -> str:
     return "expr:" + " ".join(ctx.code(node).split())
+
+
+def _is_range(node: cst.CSTNode | None) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range"
+
+
+def assigned_value(ctx: FileContext, target: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value of `target = value` (a single target, no unpacking); None for any other binding."""
+    parent = ctx.parents.get(target)
+    if isinstance(parent, cst.AssignTarget):
+        statement = ctx.parents.get(parent)
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+            return statement.value
+    if isinstance(parent, cst.AnnAssign) and parent.target is target:
+        return parent.value
+    return None
