@@ -18,6 +18,7 @@ from codemods import session as sessions
 from codemods.files import FileResult
 from codemods.output import FORMATS, render
 from codemods.output.formats import printable
+from codemods.rules import rule_page
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
 
@@ -225,9 +226,7 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
     if rule is None:
         err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
         raise typer.Exit(2)
-    typer.echo(f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)\n")
-    typer.echo(inspect.getdoc(rule))
-    typer.echo(f"\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}")
+    typer.echo(rule_page(rule))
 
 
 # -- running ------------------------------------------------------------------------------------

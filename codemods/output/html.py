@@ -15,7 +15,6 @@ import inspect
 import json
 import os
 import re
-import textwrap
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from codemods.files import FileResult
 from codemods.rule import Finding
-from codemods.rules import RULES
+from codemods.rules import RULES, doc_sections
 from codemods.verify import Report, render_json
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
@@ -509,7 +508,7 @@ def _rules(codes: list[str]) -> str:
 def _rule(rule) -> str:
     summary, _, rest = (inspect.getdoc(rule) or "").partition("\n\n")
     sections = []
-    for heading, body in _doc_sections(rest):
+    for heading, body in doc_sections(rest):
         if heading:
             sections.append(f"<h4>{_e(heading)}</h4>")
         if heading == "Example":
@@ -524,17 +523,6 @@ def _rule(rule) -> str:
         f'<span class="chip">{"on" if rule.DEFAULT else "off"} by default</span></p>'
         f'<p class="lead">{_inline(" ".join(summary.split()))}</p>{"".join(sections)}</article>'
     )
-
-
-def _doc_sections(text: str) -> list[tuple[str | None, str]]:
-    """A docstring's `Heading:` lines (unindented) and the indented body under each."""
-    sections: list[tuple[str | None, list[str]]] = [(None, [])]
-    for line in text.splitlines():
-        if line and not line[0].isspace() and line.endswith(":"):
-            sections.append((line[:-1], []))
-        else:
-            sections[-1][1].append(line)
-    return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in sections if h or "".join(body).strip()]
 
 
 # -- pieces --------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+import textwrap
 from collections.abc import Iterable
 
 from codemods.rule import Rule
@@ -45,3 +47,20 @@ def _matches(rule: type[Rule], selector: str) -> bool:
     if not selector.startswith("GM") or not any(code.startswith(selector) for code in RULES):
         raise UnknownRule(f"unknown rule selector {selector!r}; `graphmend rules` lists the codes")
     return rule.CODE.startswith(selector)
+
+
+def rule_page(rule: type[Rule]) -> str:
+    """A rule's documentation, as `graphmend rules CODE` prints it (the server's hover shows it too)."""
+    header = f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)"
+    return f"{header}\n\n{inspect.getdoc(rule)}\n\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}"
+
+
+def doc_sections(text: str) -> list[tuple[str | None, str]]:
+    """A docstring's `Heading:` lines (unindented) and the indented body under each."""
+    sections: list[tuple[str | None, list[str]]] = [(None, [])]
+    for line in text.splitlines():
+        if line and not line[0].isspace() and line.endswith(":"):
+            sections.append((line[:-1], []))
+        else:
+            sections[-1][1].append(line)
+    return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in sections if h or "".join(body).strip()]
