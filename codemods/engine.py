@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -99,16 +99,24 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
 
 
 def candidates(
-    source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False
+    source: str | bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    unsafe: bool = False,
+    only: Callable[[Finding], bool] | None = None,
 ) -> list[tuple[Finding, str | bytes]]:
-    """Each fix that applies to `source` now, with the source as it is after that one fix alone."""
+    """Each fix that applies to `source` now, with the source as it is after that one fix alone.
+
+    `only` picks the findings to fix (the editor asks for the fixes under the cursor, not every one).
+    """
     module = parse(source)
     ctx = analyze(module, path, rules)
     found = []
     for report in _visible(ctx, suppressions.parse_directives(module.code)):
-        if _applies(report, unsafe):
+        finding = _finding(ctx, report) if _applies(report, unsafe) else None
+        if finding is not None and (only is None or only(finding)):
             fixed = _reparse(_apply(module, [report]), path)
-            found.append((_finding(ctx, report), fixed.bytes if isinstance(source, bytes) else fixed.code))
+            found.append((finding, fixed.bytes if isinstance(source, bytes) else fixed.code))
     return found
 
 
