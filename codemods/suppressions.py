@@ -9,6 +9,7 @@ A suppression that silences nothing is itself reported (GM000), so stale ones do
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -109,7 +110,7 @@ def add_ignores(code: str, findings: Sequence[Finding]) -> str:
     for finding in findings:
         if finding.code != UNUSED_CODE:
             by_line.setdefault(finding.line, set()).add(finding.code)
-    lines = code.splitlines(keepends=True)
+    lines = _physical_lines(code)
     blocked = _lines_ending_in_strings(code)
     for number, codes in by_line.items():
         if number in blocked or number > len(lines):
@@ -119,6 +120,48 @@ def add_ignores(code: str, findings: Sequence[Finding]) -> str:
         newline = line[len(body) :]
         lines[number - 1] = f"{body}  # graphmend: ignore[{','.join(sorted(codes))}]{newline}"
     return "".join(lines)
+
+
+def add_ignore(code: str, finding: Finding) -> str | None:
+    """`code` with `finding`'s rule suppressed on its line: merged into the `ignore[...]` comment that
+    already applies to that line, else a new comment at the line's end. None when no comment can go there
+    (the line ends inside a multi-line string or a backslash, or the code does not tokenize), and for GM000
+    (an unused suppression is removed, not suppressed)."""
+    if finding.code == UNUSED_CODE:
+        return None
+    try:
+        suppressions = parse_directives(code).suppressions
+        blocked = _lines_ending_in_strings(code)
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    merged = next((s for s in suppressions if s.line == finding.line and s.codes is not None), None)
+    if merged is not None:
+        return _merge(code, merged, finding.code)
+    if finding.line in blocked:
+        return None
+    updated = add_ignores(code, [finding])
+    try:  # a line continued with a backslash cannot take a comment either
+        compile(updated, finding.path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    return updated
+
+
+def _merge(code: str, suppression: Suppression, rule: str) -> str:
+    lines = _physical_lines(code)
+    line = lines[suppression.comment_line - 1]
+    start = suppression.column - 1  # where the comment starts
+    for match in _DIRECTIVE.finditer(line, start):
+        if match.group(1) == "ignore" and match.group(2) is not None:
+            codes = ",".join(sorted({*suppression.codes, rule}))  # type: ignore[misc]
+            lines[suppression.comment_line - 1] = line[: match.start(2)] + codes + line[match.end(2) :]
+            break
+    return "".join(lines)
+
+
+def _physical_lines(code: str) -> list[str]:
+    # the lines tokenize numbers: str.splitlines would also split at a form feed or U+2028
+    return io.StringIO(code, newline="").readlines()
 
 
 def _lines_ending_in_strings(code: str) -> set[int]:
