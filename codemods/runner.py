@@ -26,7 +26,7 @@ from pathlib import Path
 import codemods
 from codemods.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
 from codemods.rule import Finding
-from codemods.rules import RULES, select_rules
+from codemods.rules import RULES
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too.
 # Files with none of these words cannot have a finding, and are not parsed at all.
@@ -53,7 +53,9 @@ def run_task(task: Task) -> FileResult:
     if not may_have_graph_code(task.data):
         # no libcst for this file; CPython's own parser still reports what would not parse
         return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
-    return process_source(task.path, task.data, select_rules(task.codes), task.fix, task.unsafe)
+    # the codes exactly: none left after ignores means no rule (select_rules would take none as the default)
+    rules = [RULES[code] for code in task.codes]
+    return process_source(task.path, task.data, rules, task.fix, task.unsafe)
 
 
 def run(tasks: Sequence[Task], jobs: int = 1, cache: Cache | None = None) -> list[FileResult]:

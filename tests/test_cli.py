@@ -226,6 +226,15 @@ def test_config_exclude_and_per_file_ignores(project: Path) -> None:
     assert "pkg/head.py" not in gm("check", ".", "--exclude", "head.py", cwd=project).stdout
 
 
+def test_ignoring_every_selected_rule_runs_none(project: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_head.py").write_text(HOSTILE)
+    _config(project, 'per-file-ignores = { "tests/**" = ["GM"] }\n')
+    assert gm("check", "--no-cache", "tests", cwd=project).returncode == 0
+    done = gm("check", "--no-cache", "--select", "GM101", "--ignore", "GM101", "pkg", cwd=project)
+    assert done.returncode == 0 and "GM" not in done.stdout
+
+
 def test_config_unsafe_fixes_and_cli_override(project: Path) -> None:
     (project / "pkg" / "head.py").write_text(HOSTILE.replace("self.p.set_data(x)", "other.set_data(x)"))
     _config(project, "unsafe-fixes = true\n")
