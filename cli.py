@@ -229,6 +229,14 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
     typer.echo(rule_page(rule))
 
 
+@app.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors: diagnostics as you type, fixes, rule pages on hover."""
+    from codemods.server import main as serve  # pygls is loaded only by this command
+
+    serve()
+
+
 # -- running ------------------------------------------------------------------------------------
 
 
