@@ -284,7 +284,10 @@ class Published:
 
 class GraphmendServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(SOURCE, _version())
+        # Full sync: the editor sends the whole text on each change. pygls applies incremental changes on
+        # str.splitlines() lines, which also break at form feeds and U+2028, so an edit below one would
+        # land on the wrong line of our copy; a few hundred kB per change cost nothing next to the analysis.
+        super().__init__(SOURCE, _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.pending: dict[str, asyncio.Task] = {}  # the diagnosis waiting (debounced) or running, per document
         self.published: dict[str, Published] = {}
         self.settings_cache: dict[tuple, config.Settings | str] = {}
