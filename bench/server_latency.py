@@ -100,13 +100,11 @@ async def measure(path: Path, edits: int) -> list[float]:
     latencies = []
     for version in range(2, edits + 2):
         # a new comment each time: a text seen before would be answered from the server's cache
-        current = text.splitlines()[middle]
-        where = lsp.Range(lsp.Position(middle, 0), lsp.Position(middle, len(current)))
-        change = lsp.TextDocumentContentChangePartial(range=where, text=f"{base}  # edit {version}")
+        text = _replace_line(text, middle, f"{base}  # edit {version}")
+        change = lsp.TextDocumentContentChangeWholeDocument(text=text)  # the server asks for full sync
         document = lsp.VersionedTextDocumentIdentifier(uri=uri, version=version)
         params = lsp.DidChangeTextDocumentParams(text_document=document, content_changes=[change])
         latency, count = await until(version, lambda p=params: client.text_document_did_change(p))
-        text = _replace_line(text, middle, f"{base}  # edit {version}")
         latencies.append(latency)
         print(f"  didChange v{version} → {count} diagnostics in {latency:.2f} s")
     await client.shutdown_async(None)
