@@ -39,6 +39,7 @@ from pygls.workspace import PositionCodec
 
 from codemods import config, engine
 from codemods.files import FileError, FileResult
+from codemods.output.formats import printable
 from codemods.rule import Finding
 from codemods.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from codemods.runner import Task, run_task
@@ -86,7 +87,8 @@ class Buffer:
     unsafe_fixes: bool = False  # the config's unsafe-fixes: what fixAll applies, like `graphmend fix`
     max_bytes: int = 4_000_000
     excluded: bool = False  # `exclude` in the config: `check` skips the file, so the server does too
-    config_error: str | None = None
+    config_error: str | None = None  # `check` stops with it: the server shows it instead of findings
+    config_warnings: tuple[str, ...] = ()  # `check` prints them and goes on (an unknown key): so does the server
 
     @functools.cached_property
     def encoded(self) -> tuple[bytes, str]:
@@ -173,7 +175,7 @@ def finding_diagnostic(finding: Finding, lines: list[str], codec: PositionCodec)
     href = rule_url(finding.code)
     return lsp.Diagnostic(
         range=_range(lines, codec, finding.line, finding.column, finding.end_line, finding.end_column),
-        message=finding.message,
+        message=printable(finding.message),  # it quotes the code: a bidi override there must show, not act
         severity=lsp.DiagnosticSeverity.Warning,
         code=finding.code,
         code_description=lsp.CodeDescription(href=href) if href else None,
@@ -187,16 +189,21 @@ def _error_diagnostic(error: FileError, lines: list[str], codec: PositionCodec) 
     line, column = error.line or 1, error.column or 1
     return lsp.Diagnostic(
         range=_range(lines, codec, line, column, line, column + 1),
-        message=error.message,
+        message=printable(error.message),
         severity=lsp.DiagnosticSeverity.Error,
         source=SOURCE,
     )
 
 
-def _config_diagnostic(message: str) -> lsp.Diagnostic:
+def config_diagnostics(buffer: Buffer) -> list[lsp.Diagnostic]:
+    """What is wrong with the file's [tool.graphmend], at the top of the file (the config has no buffer)."""
     origin = lsp.Position(line=0, character=0)
-    return lsp.Diagnostic(range=lsp.Range(start=origin, end=origin), message=message,
-                          severity=lsp.DiagnosticSeverity.Error, source=SOURCE)  # fmt: skip
+    errors = [buffer.config_error] if buffer.config_error else []
+    return [lsp.Diagnostic(range=lsp.Range(start=origin, end=origin), message=printable(message), severity=severity,
+                           source=SOURCE)
+            for messages, severity in [(errors, lsp.DiagnosticSeverity.Error),
+                                       (buffer.config_warnings, lsp.DiagnosticSeverity.Warning)]
+            for message in messages]  # fmt: skip
 
 
 def _range(lines: list[str], codec: PositionCodec, line: int, column: int, end_line: int, end_column: int):
@@ -267,7 +274,7 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
 
 
 def _short(text: str | None, limit: int = 50) -> str:
-    one_line = " ".join((text or "").split())
+    one_line = printable(" ".join((text or "").split()))
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
@@ -322,8 +329,7 @@ class GraphmendServer(LanguageServer):
 
     def publish(self, buffer: Buffer, result: FileResult) -> None:
         codec = self.workspace.position_codec
-        found = [_config_diagnostic(buffer.config_error)] if buffer.config_error else []
-        found += diagnostics(result, buffer.lines, codec)
+        found = [*config_diagnostics(buffer), *diagnostics(result, buffer.lines, codec)]
         self.published[buffer.uri] = Published(buffer.lines, result.findings)
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=buffer.uri, diagnostics=found, version=buffer.version)
@@ -359,8 +365,6 @@ class GraphmendServer(LanguageServer):
                 self.settings_cache[key] = config.load([path])
             except config.ConfigError as exc:
                 self.settings_cache[key] = f"graphmend: {exc}"
-            except (TypeError, ValueError, AttributeError) as exc:  # a table of the wrong shape
-                self.settings_cache[key] = f"graphmend: cannot read [tool.graphmend] above {path}: {exc}"
         return self.settings_cache[key]
 
     def log(self, message: str) -> None:
@@ -387,8 +391,8 @@ def _with_settings(buffer: Buffer, settings: config.Settings, path: Path | None)
     except UnknownRule as exc:
         return replace(buffer, config_error=f"graphmend: {settings.source or '[tool.graphmend]'}: {exc}")
     excluded = path is not None and settings.is_excluded(path)
-    return replace(buffer, codes=codes, unsafe_fixes=settings.unsafe_fixes,
-                   max_bytes=int(settings.max_file_size * 1e6), excluded=excluded)  # fmt: skip
+    return replace(buffer, codes=codes, unsafe_fixes=settings.unsafe_fixes, max_bytes=int(settings.max_file_size * 1e6),
+                   excluded=excluded, config_warnings=tuple(f"graphmend: {w}" for w in settings.warnings))  # fmt: skip
 
 
 def _config_key(path: Path) -> tuple:

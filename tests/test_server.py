@@ -408,23 +408,26 @@ async def test_config_is_the_one_check_uses(client: Client, tmp_path: Path) -> N
     (tmp_path / "pyproject.toml").write_text(
         '[tool.graphmend]\nexclude = ["vendored/**"]\nper-file-ignores = { "tests/**" = ["GM201"] }\n'
     )
-    for name in ("tests/test_net.py", "vendored/net.py", "net.py"):
-        uri = uri_of(tmp_path / name, HOSTILE)
-        cli = json.loads(gm("check", "--no-cache", "--format", "json", name, cwd=tmp_path).stdout)
-        assert [d.code for d in await open_document(client, uri, HOSTILE)] == [f["code"] for f in cli]
-    assert [f["code"] for f in cli] == ["GM201", "GM101"]  # net.py: the others saw fewer
+    names = ["tests/test_net.py", "vendored/net.py", "net.py"]
+    uris = [uri_of(tmp_path / name, HOSTILE) for name in names]
+    reported = json.loads(gm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path).stdout)
+    for name, uri in zip(names, uris, strict=True):
+        expected = [f["code"] for f in reported if f["filename"] == name]
+        assert [d.code for d in await open_document(client, uri, HOSTILE)] == expected, name
+    assert [f["filename"] for f in reported] == ["net.py", "net.py", "tests/test_net.py"]  # each rule saw its files
 
 
-async def test_a_bad_config_is_one_error_not_a_crash(client: Client, tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.graphmend]\nselct = ["GM1"]\n')
+async def test_a_bad_config_is_one_error_and_an_unknown_key_a_warning(client: Client, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.graphmend]\nper-file-ignores = ["GM101"]\n')  # not a table
     uri = uri_of(tmp_path / "net.py", HOSTILE)
     (diagnostic,) = await open_document(client, uri, HOSTILE)
-    assert diagnostic.severity == lsp.DiagnosticSeverity.Error and "unknown key(s)" in diagnostic.message
-    (tmp_path / "pyproject.toml").write_text('[tool.graphmend]\nper-file-ignores = ["GM101"]\n')  # a list
+    assert diagnostic.severity == lsp.DiagnosticSeverity.Error and "per-file-ignores: expected" in diagnostic.message
+    (tmp_path / "pyproject.toml").write_text('[tool.graphmend]\nselct = ["GM1"]\n')  # `check` warns, goes on
     mark = len(client.published)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
-    (diagnostic,) = await published(client, uri, 1, mark)
-    assert "cannot read [tool.graphmend]" in diagnostic.message
+    warning, *findings = await published(client, uri, 1, mark)
+    assert warning.severity == lsp.DiagnosticSeverity.Warning and 'unknown key "selct"' in warning.message
+    assert [d.code for d in findings] == ["GM201", "GM101"]
 
 
 # -- hover -----------------------------------------------------------------------------------------
