@@ -16,8 +16,10 @@ from codemods import RULES, UnknownRule
 from codemods import config as configuration
 from codemods import session as sessions
 from codemods.files import FileResult
-from codemods.output import FORMATS, render
+from codemods.output import FORMATS, progress, render
 from codemods.output.formats import printable
+
+STREAMED = ("text", "github")  # one finding a line: printed file by file as the run goes
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
 
@@ -70,12 +72,13 @@ def check(
     session = _open(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
                     config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
                     max_mb=max_file_size)  # fmt: skip
-    outcome = _with_progress(session, quiet)
-    _stopped(outcome, quiet)
     if add_ignore:
+        outcome = _with_progress(session, quiet)
+        _stopped(outcome, quiet)
         raise typer.Exit(_add_ignores(outcome.results, quiet))
+    outcome = _streamed(session, quiet, output_format, output_file, lambda r: r.findings)
+    _stopped(outcome, quiet)
     findings = [f for r in outcome.results for f in r.findings]
-    _emit(render(output_format, findings, session.unsafe), output_file)
     _print_errors(outcome.results)
     if not quiet and output_format == "text":
         _summary(findings, session.unsafe, len(outcome.results))
@@ -133,16 +136,26 @@ def fix(
                 err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
             raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
         outcome = sessions.write(results)
+        for warning in outcome.warnings:
+            err.print(f"warning: {printable(warning)}")
+        remaining = sorted(f for r in outcome.results for f in _remaining(outcome, r))
+        _emit(render(output_format, remaining, session.unsafe), output_file)
     else:
-        # each file is written as soon as its result is final (and, with --verify, proven)
-        outcome = _with_progress(session, quiet, write=True, prove=_proof(session, force) if verify else None)
-    for warning in outcome.warnings:
-        err.print(f"warning: {printable(warning)}")
-    remaining = [f for r in outcome.results for f in r.findings]
-    written_paths = {r.path for r in outcome.written}
-    remaining = sorted([*remaining, *(f for r in outcome.results if r.changed and r.path not in written_paths
-                                      for f in r.applied)])  # fmt: skip
-    _emit(render(output_format, remaining, session.unsafe), output_file)
+        # each file is written as soon as its result is final (and, with --verify, proven), and what it has
+        # left is printed as soon as every file before it (in path order) is done
+        shared = sessions.Outcome([])
+        left = {}
+
+        def remaining_of(result: FileResult) -> list:
+            if result.path not in left:  # decided when the result arrives, right after its write
+                left[result.path] = _remaining(shared, result)
+            return left[result.path]
+
+        outcome = _streamed(session, quiet, output_format, output_file, remaining_of, outcome=shared, write=True,
+                            prove=_proof(session, force) if verify else None)  # fmt: skip
+        for warning in outcome.warnings:
+            err.print(f"warning: {printable(warning)}")
+        remaining = sorted(f for r in outcome.results for f in remaining_of(r))
     _print_errors(outcome.results)
     for message in outcome.failed:
         err.print(f"error: {printable(message)}")
@@ -251,16 +264,52 @@ def _open(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache
     return session
 
 
-def _with_progress(session: sessions.Session, quiet: bool, **run) -> sessions.Outcome:
-    """`sessions.run`, with a progress bar on a terminal."""
-    if quiet or not err.is_terminal or len(session.tasks) < 2:
-        return sessions.run(session, **run)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+def _with_progress(session: sessions.Session, quiet: bool, on_done=None, **run) -> sessions.Outcome:
+    """`sessions.run`, with a progress bar on a terminal, and a progress line every few seconds on a
+    stderr that is not one (a log, CI); `on_done` sees each result as it arrives."""
+    if quiet or len(session.tasks) < 2:
+        return sessions.run(session, **run, on_done=on_done)
+    if not err.is_terminal:
+        ticker = progress.Ticker(len(session.tasks), err.print, progress.interval())
+        return sessions.run(session, **run, on_done=_both(on_done, ticker.add))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        bar = progress.add_task("files", total=len(session.tasks))
-        return sessions.run(session, **run, on_done=lambda _: progress.advance(bar))
+    columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), progress.SteadyETA())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("files", total=len(session.tasks))
+        return sessions.run(session, **run, on_done=_both(on_done, lambda _: bar.advance(task)))
+
+
+def _both(first, second):
+    if first is None:
+        return second
+
+    def both(result: FileResult) -> None:
+        first(result)
+        second(result)
+
+    return both
+
+
+def _streamed(session, quiet: bool, output_format: str, output_file: Path | None, findings_of, **run):
+    """Run, printing each file's findings (`findings_of(result)`) in path order as soon as the files before
+    it are done; json and sarif are one document, written whole at the end."""
+    sink = _Sink(output_file)
+    if output_format not in STREAMED:
+        outcome = _with_progress(session, quiet, **run)
+        sink.write(render(output_format, sorted(f for r in outcome.results for f in findings_of(r)), session.unsafe))
+        return outcome
+    order = progress.InOrder([t.path for t in session.tasks],
+                             lambda r: sink.write(render(output_format, findings_of(r), session.unsafe)))  # fmt: skip
+    outcome = _with_progress(session, quiet, on_done=order.add, **run)
+    order.finish(outcome.results)
+    return outcome
+
+
+def _remaining(outcome: sessions.Outcome, result: FileResult) -> list:
+    """What a fixed file has left: its findings, and its fixes too when it was not written."""
+    written = any(w is result for w in reversed(outcome.written))  # while streaming: the last one
+    return sorted([*result.findings, *(result.applied if result.changed and not written else ())])
 
 
 def _stopped(outcome: sessions.Outcome, quiet: bool) -> None:
@@ -301,6 +350,21 @@ def _codes(option: str | None) -> list[str] | None:
 
 
 # -- output -------------------------------------------------------------------------------------
+
+
+class _Sink:
+    """Standard output or the --output-file, written to and flushed as the run goes."""
+
+    def __init__(self, output_file: Path | None) -> None:
+        self.output_file, self.opened = output_file, False
+
+    def write(self, text: str) -> None:
+        if self.output_file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        _emit(text, self.output_file, append=self.opened)
+        self.opened = True
 
 
 def _emit(text: str, output_file: Path | None, append: bool = False) -> None:

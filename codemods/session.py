@@ -109,11 +109,16 @@ def run(
     write: bool = False,
     prove: Proof | None = None,
     on_done: Callable[[FileResult], None] | None = None,
+    outcome: Outcome | None = None,
 ) -> Outcome:
     """Check (or fix) every file; with `write`, each changed file is written (after `prove` passes) as
     soon as its result arrives, so a stop keeps what was done. SIGINT and SIGTERM stop the run between two
-    files, never in the middle of a write."""
-    outcome = Outcome([*(FileResult(e.path, error=e) for e in session.errors)])
+    files, never in the middle of a write.
+
+    `on_done` is called with each result as it arrives, after its write; it may read `outcome` (an empty
+    Outcome the caller passes in and `run` fills and returns) to see whether that file was written."""
+    outcome = outcome if outcome is not None else Outcome([])
+    outcome.results[:0] = [FileResult(e.path, error=e) for e in session.errors]
     done = 0
     try:
         with _stoppable() as guard, contextlib.closing(execute(session.tasks, session.jobs, session.cache)) as results:
