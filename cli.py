@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -16,12 +18,12 @@ from codemods import RULES, UnknownRule
 from codemods import config as configuration
 from codemods import session as sessions
 from codemods.files import FileResult
-from codemods.output import FORMATS, progress, render
+from codemods.output import FORMATS, formats, progress, render
 from codemods.output.formats import printable
 
 STREAMED = ("text", "github")  # one finding a line: printed file by file as the run goes
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
 
@@ -44,45 +46,97 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (defau
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write .graphmend_cache/.")]
 ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
-Format = Annotated[str, typer.Option("--format", help=f"Output format: {', '.join(FORMATS)}.")]
+Format = Annotated[str | None, typer.Option("--output-format", "--format", show_default=False,
+                                            help=f"Output format: {', '.join(FORMATS)} (default: text).")]  # fmt: skip
 MaxSize = Annotated[float | None, typer.Option("--max-file-size", help="MB; larger files are reported, not "
                                                "parsed (default 4).", show_default=False)]  # fmt: skip
-OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the findings here.")]
+OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", "--output", help="Write the findings here.")]
+ExtendSelect = Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes added to the selection.")]
+ExtendExclude = Annotated[list[str] | None, typer.Option("--extend-exclude", help="Same as --exclude (repeatable).")]
+ForceExclude = Annotated[bool, typer.Option("--force-exclude", help="Exclude files named on the command line too; "
+                                            "when all are excluded, exit 0 (for pre-commit).")]  # fmt: skip
+StdinFilename = Annotated[Path | None, typer.Option("--stdin-filename", help="Read the source from stdin, as this "
+                                                    "file (its config applies); fix writes it to stdout.")]  # fmt: skip
+ShowSettings = Annotated[bool, typer.Option("--show-settings", help="Print the settings in effect and exit.")]
+ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when findings remain (2 on errors still).")]
+ShowFixes = Annotated[bool, typer.Option("--show-fixes", help="List the fixes per file and rule (applied by fix, "
+                                         "available for check), on stderr.")]  # fmt: skip
+Statistics = Annotated[bool, typer.Option("--statistics", help="Per-rule counts instead of the findings.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"graphmend {formats._version()}")
+        raise typer.Exit()
+
+
+Version = Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")]
+
+
+@app.callback()
+def _main(version: Version = False) -> None:
+    """graphmend: rewrite MindSpore code that breaks in GRAPH_MODE into graph-native code, and prove it."""
 
 
 @app.command()
 def check(
     paths: Paths = None,
+    fix_: Annotated[bool, typer.Option("--fix", help="Same as `graphmend fix`.")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Same as `graphmend fix --diff`.")] = False,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
     max_file_size: MaxSize = None,
-    output_format: Format = "text",
+    stdin_filename: StdinFilename = None,
+    output_format: Format = None,
     output_file: OutputFile = None,
+    statistics: Statistics = False,
+    show_fixes: ShowFixes = False,
+    show_settings: ShowSettings = False,
+    exit_zero: ExitZero = False,
     quiet: Quiet = False,
     add_ignore: Annotated[bool, typer.Option("--add-ignore", help="Write a suppression for every finding.")] = False,
 ) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
-    _check_format(output_format)
-    session = _open(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
-                    max_mb=max_file_size)  # fmt: skip
+    if fix_ or diff:
+        return fix(paths, diff=diff, select=select, extend_select=extend_select, ignore=ignore,
+                   unsafe_fixes=unsafe_fixes, exclude=exclude, extend_exclude=extend_exclude,
+                   force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                   changed_since=changed_since, max_file_size=max_file_size, stdin_filename=stdin_filename,
+                   output_format=output_format, output_file=output_file, show_fixes=show_fixes,
+                   show_settings=show_settings, exit_zero=exit_zero, quiet=quiet)  # fmt: skip
+    output_format = _check_format(output_format, output_file)
+    session, _ = _open(paths, fix=False, select=select, extend_select=extend_select, ignore=ignore,
+                       unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                       force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                       changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
+                       show_settings=show_settings)  # fmt: skip
     if add_ignore:
         outcome = _with_progress(session, quiet)
         _stopped(outcome, quiet)
         raise typer.Exit(_add_ignores(outcome.results, quiet))
-    outcome = _streamed(session, quiet, output_format, output_file, lambda r: r.findings)
+    if statistics:
+        outcome = _with_progress(session, quiet)
+        _emit(_statistics([f for r in outcome.results for f in r.findings], session.unsafe, output_format),
+              output_file)  # fmt: skip
+    else:
+        outcome = _streamed(session, quiet, output_format, output_file, lambda r: r.findings)
     _stopped(outcome, quiet)
     findings = [f for r in outcome.results for f in r.findings]
     _print_errors(outcome.results)
-    if not quiet and output_format == "text":
+    if show_fixes:
+        _show_fixes("Would fix", [f for f in findings if _fixable(f, session.unsafe)])
+    if not quiet and output_format in STREAMED:
         _summary(findings, session.unsafe, len(outcome.results))
-    raise typer.Exit(2 if _errors(outcome.results) else (1 if findings else 0))
+    raise typer.Exit(_exit_code(2 if _errors(outcome.results) else (1 if findings else 0), exit_zero))
 
 
 @app.command()
@@ -98,16 +152,23 @@ def fix(
     ] = False,  # fmt: skip
     force: Annotated[bool, typer.Option("--force", help="Write even when verification fails.")] = False,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
     max_file_size: MaxSize = None,
-    output_format: Format = "text",
+    stdin_filename: StdinFilename = None,
+    output_format: Format = None,
     output_file: OutputFile = None,
+    show_fixes: ShowFixes = False,
+    show_settings: ShowSettings = False,
+    exit_zero: ExitZero = False,
     quiet: Quiet = False,
 ) -> None:
     """Apply the fixes in place (or print them with --diff).
@@ -115,10 +176,14 @@ def fix(
     Exit 0 when nothing is left to fix, 1 when findings remain (with --diff: when there is a diff),
     2 on errors (a file not written counts as an error).
     """
-    _check_format(output_format)
-    session = _open(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
-                    max_mb=max_file_size)  # fmt: skip
+    output_format = _check_format(output_format, output_file)
+    session, data = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+                          unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                          force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                          changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
+                          show_settings=show_settings)  # fmt: skip
+    if data is not None:
+        raise typer.Exit(_exit_code(_fix_stdin(session, data, diff, quiet), exit_zero))
     if diff or interactive:
         outcome = _with_progress(session, quiet)
         _stopped(outcome, quiet)
@@ -132,6 +197,8 @@ def fix(
             for result in changed:
                 _emit(result.diff(), output_file, append=True)
             _print_errors(results)
+            if show_fixes:
+                _show_fixes("Would fix", [f for r in changed for f in r.applied])
             if not quiet:
                 err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
             raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
@@ -159,19 +226,22 @@ def fix(
     _print_errors(outcome.results)
     for message in outcome.failed:
         err.print(f"error: {printable(message)}")
+    if show_fixes:
+        _show_fixes("Fixed", [f for r in outcome.written for f in r.applied])
     if not quiet:
         fixed = sum(len(r.applied) for r in outcome.written)
         line = f"Fixed {fixed} finding(s) in {len(outcome.written)} file(s); {len(remaining)} remaining"
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip
     _stopped(outcome, quiet=True)
-    raise typer.Exit(2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0))
+    code = 2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0)
+    raise typer.Exit(_exit_code(code, exit_zero))
 
 
 @app.command()
 def report(
     paths: Paths = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path(
+    output: Annotated[Path, typer.Option("--output-file", "-o", "--output", help="The HTML file to write.")] = Path(
         "graphmend-report.html"
     ),
     verify: Annotated[
@@ -181,13 +251,17 @@ def report(
         ),
     ] = False,  # fmt: skip
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     max_file_size: MaxSize = None,
+    show_settings: ShowSettings = False,
     quiet: Quiet = False,
 ) -> None:
     """Write a self-contained HTML migration report: findings per rule and file, the diffs, verify tables.
@@ -196,19 +270,10 @@ def report(
     """
     from codemods.output.html import render_report
 
-    session = _open(
-        paths,
-        fix=True,
-        select=select,
-        ignore=ignore,
-        unsafe=unsafe_fixes,
-        exclude=exclude,
-        config=config,
-        jobs=jobs,
-        no_cache=no_cache,
-        changed_since=None,
-        max_mb=max_file_size,
-    )
+    session, _ = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+                       unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                       force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                       changed_since=None, max_mb=max_file_size, show_settings=show_settings)  # fmt: skip
     outcome = _with_progress(session, quiet)
     _stopped(outcome, quiet)
     verifications = []
@@ -225,19 +290,34 @@ def report(
 
 
 @app.command()
-def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print its documentation.")] = None):
+def rules(
+    code: Annotated[str | None, typer.Argument(help="A rule code or name: print its documentation.")] = None,
+    output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",
+):
     """List the rules, or print one rule's documentation."""
+    if output_format not in ("text", "json"):
+        err.print(f"error: unknown format {output_format!r}; choose one of text, json")
+        raise typer.Exit(2)
+    chosen = list(RULES.values())
+    if code is not None:
+        by_name = {rule.NAME: rule for rule in chosen}
+        rule = RULES.get(code.upper()) or by_name.get(code.lower())
+        if rule is None:
+            err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
+            raise typer.Exit(2)
+        chosen = [rule]
+    if output_format == "json":
+        pages = [formats.rule_page(rule) for rule in chosen]
+        typer.echo(json.dumps(pages[0] if code is not None else pages, indent=2, ensure_ascii=False))
+        return
     if code is None:
         table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
-        for rule in RULES.values():
+        for rule in chosen:
             summary = inspect.getdoc(rule).splitlines()[0]
             table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, escape(summary))
         Console().print(table)
         return
-    rule = RULES.get(code.upper())
-    if rule is None:
-        err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
-        raise typer.Exit(2)
+    (rule,) = chosen
     typer.echo(f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)\n")
     typer.echo(inspect.getdoc(rule))
     typer.echo(f"\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}")
@@ -246,22 +326,64 @@ def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print it
 # -- running ------------------------------------------------------------------------------------
 
 
-def _open(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, max_mb):
-    """Merge the config file with the flags, select and read the files; a usage error is exit 2."""
+def _open(paths, *, fix, select, extend_select, ignore, unsafe, exclude, force_exclude, config, jobs, no_cache,
+          changed_since, max_mb, stdin_filename=None, show_settings=False):  # fmt: skip
+    """Merge the config file with the flags, select and read the files (or stdin); a usage error is exit 2.
+    Returns the session and, with --stdin-filename, the bytes read from stdin."""
     options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe,
                                exclude=tuple(exclude or ()), config=config, jobs=jobs, cache=not no_cache,
-                               changed_since=changed_since, max_file_size=max_mb)  # fmt: skip
+                               changed_since=changed_since, max_file_size=max_mb,
+                               extend_select=_codes(extend_select) or (), force_exclude=force_exclude)  # fmt: skip
+    data = sys.stdin.buffer.read() if stdin_filename is not None else None
     try:
-        session = sessions.open_session(paths or [Path(".")], options, fix)
+        if stdin_filename is not None:
+            session = sessions.open_stdin(stdin_filename, data, options, fix)
+        else:
+            session = sessions.open_session(paths or [Path(".")], options, fix)
     except (configuration.ConfigError, UnknownRule) as exc:
         err.print(f"error: {printable(str(exc))}")
         raise typer.Exit(2) from exc
     except sessions.NothingToCheck as exc:
+        if force_exclude and exc.excluded:  # pre-commit named only excluded files: nothing to do is a success
+            if fix and data is not None:
+                sys.stdout.buffer.write(data)  # an editor gets its buffer back as it was
+            err.print(f"graphmend: nothing to check: {printable(str(exc))} (--force-exclude)")
+            raise typer.Exit(0) from exc
         err.print(f"error: nothing to check: {printable(str(exc))}")
         raise typer.Exit(2) from exc
     for warning in session.settings.warnings:
         err.print(f"warning: {printable(warning)}")
-    return session
+    if show_settings:
+        typer.echo(_settings_text(session, options))
+        raise typer.Exit(0)
+    return session, data
+
+
+def _settings_text(session: sessions.Session, options: sessions.Options) -> str:
+    s = session.settings
+    cache = str(s.root / ".graphmend_cache") if session.cache is not None else "off"
+    lines = [
+        f"config: {s.source or '(none: the defaults)'}",
+        f"root: {s.root}",
+        f"select: {', '.join(s.select) if s.select is not None else '(default)'}"
+        + (f" (--select {', '.join(options.select)})" if options.select else "")
+        + (f" (--extend-select {', '.join(options.extend_select)})" if options.extend_select else ""),
+        f"ignore: {', '.join([*s.ignore, *options.ignore]) or '(none)'}",
+        f"rules: {', '.join(session.codes)}",
+        f"unsafe-fixes: {str(session.unsafe).lower()}",
+        f"exclude: {', '.join([*s.exclude, *options.exclude]) or '(none)'}",
+        f"force-exclude: {str(options.force_exclude).lower()}",
+        "per-file-ignores: "
+        + (
+            ", ".join(f"{glob} = {', '.join(codes)}" for glob, codes in s.per_file_ignores.items()) or "(none)"
+        ),  # fmt: skip
+        f"max-file-size: {s.max_file_size if options.max_file_size is None else options.max_file_size:g} MB",
+        f"verify: {', '.join(t.cell for t in s.verify) or '(none)'}",
+        f"jobs: {session.jobs}",
+        f"cache: {cache}",
+        f"files: {len(session.tasks)}",
+    ]
+    return "\n".join(printable(line) for line in lines)
 
 
 def _with_progress(session: sessions.Session, quiet: bool, on_done=None, **run) -> sessions.Outcome:
@@ -339,10 +461,68 @@ def _proof(session: sessions.Session, force: bool):
     return prove
 
 
-def _check_format(output_format: str) -> None:
+def _check_format(output_format: str | None, output_file: Path | None) -> str:
+    output_format = output_format or "text"
     if output_format not in FORMATS:
         err.print(f"error: unknown format {output_format!r}; choose one of {', '.join(FORMATS)}")
         raise typer.Exit(2)
+    return output_format
+
+
+def _exit_code(code: int, exit_zero: bool) -> int:
+    return 0 if exit_zero and code == 1 else code
+
+
+def _fix_stdin(session: sessions.Session, data: bytes, diff: bool, quiet: bool) -> int:
+    """`fix --stdin-filename`: the fixed source (or the diff) on stdout, what is left on stderr; nothing
+    is written to disk."""
+    outcome = sessions.run(session)
+    result = outcome.results[0]
+    if diff:
+        sys.stdout.write(result.diff())
+    else:
+        sys.stdout.buffer.write(result.output if result.changed else data)  # type: ignore[arg-type]
+    sys.stdout.flush()
+    _print_errors(outcome.results)
+    remaining = list(result.findings)
+    err.print(render("text", remaining, session.unsafe), end="")
+    if not quiet and not diff:
+        err.print(f"Fixed {len(result.applied)} finding(s); {len(remaining)} remaining.")
+    return 2 if result.error else (1 if (result.changed if diff else remaining) else 0)
+
+
+def _fixable(finding, unsafe: bool) -> bool:
+    return finding.fix == "safe" or (finding.fix == "unsafe" and unsafe)
+
+
+def _statistics(findings, unsafe: bool, output_format: str) -> str:
+    """ruff's `--statistics`: a count, the code, [*] when every one is fixable, the rule's name."""
+    codes = sorted({f.code for f in findings})
+    rows = []
+    for code in codes:
+        these = [f for f in findings if f.code == code]
+        fixable = sum(_fixable(f, unsafe) for f in these)
+        rows.append({"code": code, "name": these[0].name, "count": len(these), "fixable": fixable})
+    if output_format == "json":
+        return json.dumps(rows, indent=2) + "\n"
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    marks = {True: "[*] ", False: "[-] "}
+    return "".join(f"{r['count']:>{width}}\t{r['code']}\t"
+                   f"{marks[r['fixable'] == r['count']] if r['fixable'] else '    '}{r['name']}\n"
+                   for r in rows)  # fmt: skip
+
+
+def _show_fixes(title: str, findings) -> None:
+    """ruff's `--show-fixes`: the fixes per file, counted per rule."""
+    if not findings:
+        err.print(f"{title}: nothing.")
+        return
+    err.print(f"{title} {len(findings)} finding(s):")
+    for path in sorted({f.path for f in findings}):
+        err.print(f"- {printable(path)}:")
+        counts = Counter((f.code, f.name) for f in findings if f.path == path)
+        for (code, name), count in sorted(counts.items()):
+            err.print(f"    {count} × {code} ({name})")
 
 
 def _codes(option: str | None) -> list[str] | None:

@@ -74,3 +74,102 @@ def test_no_progress_line_before_the_interval_and_none_when_quiet(tree: Path) ->
 def test_the_terminal_bar_has_a_steady_eta(tree: Path) -> None:
     screen = _on_a_terminal(tree, "check", ".", "--no-cache", "--jobs", "1")
     assert "/4 files" in screen and "eta " in screen
+
+
+# -- item 3: ruff's option names ----------------------------------------------------------------------
+
+
+def test_version_and_output_format_with_the_old_names_kept(tree: Path) -> None:
+    from importlib.metadata import version
+
+    assert gm("--version", cwd=tree).stdout == f"graphmend {version('graphmend')}\n"
+    new = gm("check", "m0.py", "--output-format", "json", cwd=tree).stdout
+    assert new == gm("check", "m0.py", "--format", "json", cwd=tree).stdout and '"code": "GM101"' in new
+    for flag in ("-o", "--output-file", "--output"):
+        gm("check", "m0.py", "--output-format", "sarif", flag, f"out{flag}.sarif", cwd=tree)
+        assert '"ruleId": "GM101"' in (tree / f"out{flag}.sarif").read_text()
+        done = gm("report", "m0.py", flag, f"report{flag}.html", "-q", cwd=tree)
+        assert done.returncode == 0 and (tree / f"report{flag}.html").read_text().startswith("<!doctype html>")
+
+
+def test_statistics_exit_zero_and_show_fixes(tree: Path) -> None:
+    stats = gm("check", ".", "--statistics", cwd=tree)
+    assert stats.stdout == "3\tGM101\t[*] numpy-constructor\n4\tGM201\t[*] set-data\n1\tGM202\t    attribute-mutation\n"
+    assert stats.returncode == 1
+    assert gm("check", ".", "--statistics", "--output-format", "json", cwd=tree).stdout.count('"count"') == 3
+    assert gm("check", ".", "--exit-zero", cwd=tree).returncode == 0
+    (tree / "broken.py").write_text("def f(:\n")
+    assert gm("check", ".", "--exit-zero", cwd=tree).returncode == 2  # errors still fail
+    (tree / "broken.py").unlink()
+    shown = gm("fix", "--show-fixes", ".", cwd=tree).stderr
+    assert "Fixed 7 finding(s):\n- m0.py:\n    1 × GM101 (numpy-constructor)\n    1 × GM201 (set-data)\n" in shown
+
+
+def test_extend_select_adds_to_the_selection(tree: Path) -> None:
+    (tree / "view.py").write_text(HOSTILE.replace("return x * mask", "return x.view(x.shape[0], -1)"))
+    assert "GM302" not in gm("check", "view.py", cwd=tree).stdout
+    both = gm("check", "view.py", "--extend-select", "GM302", cwd=tree).stdout
+    assert "GM302" in both and "GM101" in both  # the default rules stay
+    only = gm("check", "view.py", "--select", "GM1", "--extend-select", "GM302", cwd=tree).stdout
+    assert "GM302" in only and "GM101" in only and "GM201" not in only
+
+
+def test_extend_exclude_and_force_exclude_for_pre_commit(tree: Path) -> None:
+    assert "m1.py" not in gm("check", ".", "--extend-exclude", "m1.py", cwd=tree).stdout
+    (tree / "pyproject.toml").write_text('[tool.graphmend]\nexclude = ["m*.py"]\n')
+    # pre-commit names the staged files; with --force-exclude the excluded ones are skipped...
+    some = gm("check", "--force-exclude", "m0.py", "n.py", cwd=tree)
+    assert some.returncode == 1 and "m0.py" not in some.stdout and "n.py:" in some.stdout
+    # ...and a commit that touches only excluded files passes
+    none = gm("check", "--force-exclude", "m0.py", "m1.py", cwd=tree)
+    assert none.returncode == 0 and none.stdout == "" and "nothing to check" in none.stderr
+    assert gm("check", "m0.py", "m1.py", cwd=tree).returncode == 2  # without it: a run that checks nothing
+    hooks = (Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml").read_text()
+    assert hooks.count("--force-exclude") == 2
+
+
+def test_stdin_filename_checks_and_fixes_a_buffer(tree: Path) -> None:
+    (tree / "sub").mkdir()
+    (tree / "sub" / "pyproject.toml").write_text('[tool.graphmend]\nignore = ["GM201"]\n')
+    checked = gm("check", "--stdin-filename", "sub/model.py", cwd=tree, stdin=HOSTILE)
+    assert checked.returncode == 1 and checked.stdout.startswith("sub/model.py:8:16: GM101 ")
+    assert "GM201" not in checked.stdout  # the config next to the named file applies
+    fixed = gm("fix", "--stdin-filename", "model.py", cwd=tree, stdin=HOSTILE)
+    assert (fixed.returncode, fixed.stdout) == (0, FIXED) and not (tree / "model.py").exists()
+    left = gm("fix", "--stdin-filename", "model.py", cwd=tree, stdin=MANUAL)
+    assert left.returncode == 1 and "model.py:8:9: GM202" in left.stderr and "ms.ops.assign" in left.stdout
+    diff = gm("check", "--diff", "--stdin-filename", "model.py", cwd=tree, stdin=HOSTILE)
+    assert diff.returncode == 1 and diff.stdout.startswith("--- a/model.py\n+++ b/model.py\n")
+    (tree / "pyproject.toml").write_text('[tool.graphmend]\nexclude = ["model.py"]\n')
+    skipped = gm("fix", "--force-exclude", "--stdin-filename", "model.py", cwd=tree, stdin=HOSTILE)
+    assert (skipped.returncode, skipped.stdout) == (0, HOSTILE)  # the buffer back, untouched
+
+
+def test_show_settings(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[tool.graphmend]\nignore = ["GM402"]\nexclude = ["n.py"]\n')
+    shown = gm("check", "--show-settings", "--extend-select", "GM302", ".", cwd=tree)
+    assert shown.returncode == 0
+    lines = shown.stdout.splitlines()
+    assert f"config: {tree / 'pyproject.toml'}" in lines and "ignore: GM402" in lines and "exclude: n.py" in lines
+    assert "files: 3" in lines and "GM302" in next(line for line in lines if line.startswith("rules: "))
+
+
+def test_check_fix_and_check_diff_are_fix(tree: Path) -> None:
+    diff = gm("check", "--diff", "m0.py", cwd=tree)
+    assert diff.returncode == 1 and diff.stdout == gm("fix", "--diff", "m0.py", cwd=tree).stdout
+    assert (tree / "m0.py").read_text() == HOSTILE
+    done = gm("check", "--fix", "m0.py", cwd=tree)
+    assert done.returncode == 0 and (tree / "m0.py").read_text() == FIXED
+
+
+def test_rules_by_name_and_as_json(tree: Path) -> None:
+    import json
+
+    import codemods
+
+    by_name = gm("rules", "constant-augassign", cwd=tree)
+    assert by_name.returncode == 0 and by_name.stdout == gm("rules", "GM204", cwd=tree).stdout
+    pages = json.loads(gm("rules", "--output-format", "json", cwd=tree).stdout)
+    assert [p["code"] for p in pages] == list(codemods.RULES)
+    one = json.loads(gm("rules", "GM302", "--output-format", "json", cwd=tree).stdout)
+    assert one["name"] == "view-minus-one" and one["default"] is False and "What it does" in one["explanation"]

@@ -150,6 +150,13 @@ def _escape_property(value: str) -> str:
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+def rule_page(rule) -> dict:
+    """A rule as `graphmend rules --output-format json` gives it (ruff's `rule --output-format json`)."""
+    doc = inspect.getdoc(rule) or ""
+    return {"code": rule.CODE, "name": rule.NAME, "default": rule.DEFAULT, "fix": rule.FIX, "breaks": rule.BREAKS,
+            "summary": doc.splitlines()[0] if doc else "", "explanation": doc}  # fmt: skip
+
+
 def _version() -> str:
     try:
         return version("graphmend")
