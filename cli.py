@@ -21,7 +21,8 @@ from codemods.files import FileResult
 from codemods.output import FORMATS, formats, progress, render
 from codemods.output.formats import printable
 
-STREAMED = ("text", "github")  # one finding a line: printed file by file as the run goes
+STREAMED = ("text", "concise", "full", "github")  # printed file by file as the run goes
+HUMAN = ("text", "concise", "full")  # followed by a summary
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 
@@ -46,8 +47,9 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (defau
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write .graphmend_cache/.")]
 ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
-Format = Annotated[str | None, typer.Option("--output-format", "--format", show_default=False,
-                                            help=f"Output format: {', '.join(FORMATS)} (default: text).")]  # fmt: skip
+FORMAT_HELP = "Output format: full (the default on a terminal), concise (alias text: the default elsewhere), json, " \
+              "sarif, github."  # fmt: skip
+Format = Annotated[str | None, typer.Option("--output-format", "--format", show_default=False, help=FORMAT_HELP)]
 MaxSize = Annotated[float | None, typer.Option("--max-file-size", help="MB; larger files are reported, not "
                                                "parsed (default 4).", show_default=False)]  # fmt: skip
 OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", "--output", help="Write the findings here.")]
@@ -134,7 +136,7 @@ def check(
     _print_errors(outcome.results)
     if show_fixes:
         _show_fixes("Would fix", [f for f in findings if _fixable(f, session.unsafe)])
-    if not quiet and output_format in STREAMED:
+    if not quiet and output_format in HUMAN:
         _summary(findings, session.unsafe, len(outcome.results))
     raise typer.Exit(_exit_code(2 if _errors(outcome.results) else (1 if findings else 0), exit_zero))
 
@@ -206,7 +208,11 @@ def fix(
         for warning in outcome.warnings:
             err.print(f"warning: {printable(warning)}")
         remaining = sorted(f for r in outcome.results for f in _remaining(outcome, r))
-        _emit(render(output_format, remaining, session.unsafe), output_file)
+        if output_format in STREAMED:
+            _emit("".join(_render(output_format, r, _remaining(outcome, r), session.unsafe) for r in results),
+                  output_file)  # fmt: skip
+        else:
+            _emit(render(output_format, remaining, session.unsafe), output_file)
     else:
         # each file is written as soon as its result is final (and, with --verify, proven), and what it has
         # left is printed as soon as every file before it (in path order) is done
@@ -231,6 +237,7 @@ def fix(
     if not quiet:
         fixed = sum(len(r.applied) for r in outcome.written)
         line = f"Fixed {fixed} finding(s) in {len(outcome.written)} file(s); {len(remaining)} remaining"
+        line += _hidden(remaining, session.unsafe)
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip
     _stopped(outcome, quiet=True)
@@ -397,7 +404,9 @@ def _with_progress(session: sessions.Session, quiet: bool, on_done=None, **run) 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), progress.SteadyETA())
-    with Progress(*columns, console=err, transient=True) as bar:
+    # findings printed to a terminal go above the bar; to anything else (`> out.txt`) they go there untouched
+    with Progress(*columns, console=err, transient=True, redirect_stdout=sys.stdout.isatty(),
+                  redirect_stderr=False) as bar:  # fmt: skip
         task = bar.add_task("files", total=len(session.tasks))
         return sessions.run(session, **run, on_done=_both(on_done, lambda _: bar.advance(task)))
 
@@ -421,8 +430,11 @@ def _streamed(session, quiet: bool, output_format: str, output_file: Path | None
         outcome = _with_progress(session, quiet, **run)
         sink.write(render(output_format, sorted(f for r in outcome.results for f in findings_of(r)), session.unsafe))
         return outcome
-    order = progress.InOrder([t.path for t in session.tasks],
-                             lambda r: sink.write(render(output_format, findings_of(r), session.unsafe)))  # fmt: skip
+
+    def emit(result: FileResult) -> None:
+        sink.write(_render(output_format, result, findings_of(result), session.unsafe))
+
+    order = progress.InOrder([t.path for t in session.tasks], emit)
     outcome = _with_progress(session, quiet, on_done=order.add, **run)
     order.finish(outcome.results)
     return outcome
@@ -462,11 +474,23 @@ def _proof(session: sessions.Session, force: bool):
 
 
 def _check_format(output_format: str | None, output_file: Path | None) -> str:
-    output_format = output_format or "text"
-    if output_format not in FORMATS:
-        err.print(f"error: unknown format {output_format!r}; choose one of {', '.join(FORMATS)}")
+    """The format asked for; by default `full` for a person at a terminal, `concise` for pipes and files."""
+    if output_format is None:
+        return "full" if output_file is None and sys.stdout.isatty() else "concise"
+    if output_format not in (*FORMATS, "full"):
+        err.print(f"error: unknown format {output_format!r}; choose one of full, {', '.join(FORMATS)}")
         raise typer.Exit(2)
     return output_format
+
+
+def _render(output_format: str, result: FileResult, findings, unsafe: bool) -> str:
+    """One file's findings; `full` shows them in the file's text (the fixed text for what `fix` left)."""
+    if output_format != "full" or not findings:
+        return render(output_format, findings, unsafe)
+    from codemods.output.full import full
+
+    data = result.output if result.changed else result.original
+    return full(findings, (data or b"").decode(result.encoding, errors="replace"), unsafe)
 
 
 def _exit_code(code: int, exit_zero: bool) -> int:
@@ -556,16 +580,26 @@ def _emit(text: str, output_file: Path | None, append: bool = False) -> None:
 
 
 def _summary(findings, unsafe: bool, files: int) -> None:
+    """`Found 6 findings in 3 files (of 40 checked); 6 fixable with `graphmend fix` (2 more fixes with
+    `--unsafe-fixes`).`: the files counted are those with findings."""
     if not findings:
-        err.print(f"No findings in {files} file(s).")
+        err.print(f"No findings in {_n(files, 'file')}.")
         return
-    safe = sum(f.fix == "safe" for f in findings)
-    hidden = sum(f.fix == "unsafe" for f in findings)
-    line = f"Found {len(findings)} finding(s) in {files} file(s); {safe + (hidden if unsafe else 0)} fixable " \
-           "with `graphmend fix`"  # fmt: skip
-    if hidden and not unsafe:
-        line += f" ({hidden} more with `--unsafe-fixes`)"
-    err.print(line + ".")
+    fixable = sum(_fixable(f, unsafe) for f in findings)
+    with_findings = len({f.path for f in findings})
+    line = f"Found {_n(len(findings), 'finding')} in {_n(with_findings, 'file')} (of {files} checked); " \
+           f"{fixable} fixable with `graphmend fix`"  # fmt: skip
+    err.print(line + _hidden(findings, unsafe) + ".")
+
+
+def _hidden(findings, unsafe: bool) -> str:
+    """The unsafe fixes not applied nor marked `[*]` without `--unsafe-fixes`, announced."""
+    hidden = 0 if unsafe else sum(f.fix == "unsafe" for f in findings)
+    return f" ({hidden} more {'fix' if hidden == 1 else 'fixes'} with `--unsafe-fixes`)" if hidden else ""
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _errors(results: list[FileResult]) -> list[FileResult]:

@@ -69,7 +69,8 @@ def test_check_prints_one_finding_a_line_and_exits_1(project: Path) -> None:
         "with a dynamic batch, under STRICT and in export; use `ops.ones`",
         "pkg/head.py:9:9: GM201 [*] `self.p.set_data(...)` is rejected by GRAPH_MODE; use `ops.assign(self.p, ...)`",
     ]
-    assert "Found 2 finding(s) in 2 file(s); 2 fixable" in done.stderr
+    # the files counted are those with findings (issue 16), of those checked
+    assert "Found 2 findings in 1 file (of 2 checked); 2 fixable with `graphmend fix`." in done.stderr
 
 
 def test_check_exits_0_on_clean_code(project: Path) -> None:
@@ -132,7 +133,7 @@ def test_unsafe_fixes_apply_only_when_asked(project: Path) -> None:
     (project / "pkg" / "head.py").write_text(HOSTILE.replace("self.p.set_data(x)", "other.set_data(x)"))
     check = gm("check", "pkg", "--select", "GM201", cwd=project)
     assert "GM201 other" not in check.stdout and "GM201 `other.set_data" in check.stdout  # no [*]
-    assert "(1 more with `--unsafe-fixes`)" in check.stderr
+    assert "(1 more fix with `--unsafe-fixes`)" in check.stderr
     assert gm("fix", "--diff", "--select", "GM201", "pkg", cwd=project).stdout == ""
     unsafe = gm("fix", "--diff", "--select", "GM201", "--unsafe-fixes", "pkg", cwd=project)
     assert "+        ms.ops.assign(other, x)\n" in unsafe.stdout

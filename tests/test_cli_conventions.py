@@ -173,3 +173,40 @@ def test_rules_by_name_and_as_json(tree: Path) -> None:
     assert [p["code"] for p in pages] == list(codemods.RULES)
     one = json.loads(gm("rules", "GM302", "--output-format", "json", cwd=tree).stdout)
     assert one["name"] == "view-minus-one" and one["default"] is False and "What it does" in one["explanation"]
+
+
+# -- item 5: readable output --------------------------------------------------------------------------
+
+
+def test_full_format_on_a_terminal_concise_elsewhere(tree: Path) -> None:
+    screen = _on_a_terminal(tree, "check", "m0.py", "--no-cache").replace("\r\n", "\n")
+    assert (
+        "m0.py:8:16: GM101 [*] host numpy `np.ones`" in screen
+        and " 8 |         mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)\n"
+        "   |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ GM101\n"
+        " 9 |         self.p.set_data(x)\n"
+        in screen
+    ), screen
+    assert "   = safe fix: replace with `ms.ops.ones((x.shape[0], 4), ms.float32)`\n" in screen
+    piped = gm("check", "m0.py", cwd=tree).stdout
+    assert piped.count("\n") == 2 and " | " not in piped  # one line a finding, as before
+    for name in ("concise", "text"):
+        assert gm("check", "m0.py", "--output-format", name, cwd=tree).stdout == piped
+    framed = gm("check", "n.py", "--output-format", "full", cwd=tree).stdout
+    assert "   |         ^^^^^^^^^^ GM202\n" in framed and "fix" not in framed.split("GM202\n")[1].split("\n\n")[0]
+
+
+def test_summary_counts_files_with_findings_and_announces_hidden_unsafe_fixes(tree: Path) -> None:
+    (tree / "unsafe.py").write_text(HOSTILE.replace("self.p.set_data(x)", "other.set_data(x)"))
+    done = gm("check", ".", cwd=tree)
+    assert done.stderr.splitlines()[-1] == (
+        "Found 10 findings in 5 files (of 5 checked); 8 fixable with `graphmend fix` "
+        "(1 more fix with `--unsafe-fixes`)."
+    )
+    fixed = gm("fix", ".", cwd=tree)
+    assert (
+        fixed.stderr.splitlines()[-1]
+        == "Fixed 8 finding(s) in 5 file(s); 2 remaining (1 more fix with `--unsafe-fixes`)."
+    )
+    (tree / "clean.py").write_text("x = 1\n")
+    assert gm("check", "clean.py", cwd=tree).stderr == "No findings in 1 file.\n"

@@ -164,7 +164,9 @@ def _version() -> str:
         return "0"
 
 
-FORMATS: dict[str, Callable[..., str]] = {"text": text, "json": as_json, "sarif": sarif, "github": github}
+# `concise` is ruff's name for `text`; `full` (the code frames, codemods.output.full) needs the source
+FORMATS: dict[str, Callable[..., str]] = {"text": text, "concise": text, "json": as_json, "sarif": sarif,
+                                         "github": github}  # fmt: skip
 
 
 def render(fmt: str, findings: Sequence[Finding], unsafe: bool = False) -> str:
