@@ -210,3 +210,35 @@ def test_summary_counts_files_with_findings_and_announces_hidden_unsafe_fixes(tr
     )
     (tree / "clean.py").write_text("x = 1\n")
     assert gm("check", "clean.py", cwd=tree).stderr == "No findings in 1 file.\n"
+
+
+# -- item 9: ruff's selection, documentation links ---------------------------------------------------
+
+
+def test_a_prefix_selects_default_on_rules_only_a_full_code_the_others(tree: Path) -> None:
+    (tree / "view.py").write_text(HOSTILE.replace("return x * mask", "return x.view(x.shape[0], -1)"))
+    for prefix in ("GM", "GM3", "GM30"):
+        assert "GM302" not in gm("check", "view.py", "--select", prefix, cwd=tree).stdout, prefix
+    assert "GM302" in gm("check", "view.py", "--select", "GM302", cwd=tree).stdout
+    assert "GM302" in gm("check", "view.py", "--select", "ALL", cwd=tree).stdout
+    (tree / "pyproject.toml").write_text('[tool.graphmend]\nselect = ["GM"]\n')
+    out = gm("check", "view.py", cwd=tree).stdout
+    assert "GM302" not in out and "GM101" in out
+    assert "GM101" not in gm("check", "view.py", "--ignore", "GM", "--select", "ALL", cwd=tree).stdout
+
+
+def test_rule_links_point_at_the_readme_section_that_documents_the_rules(tree: Path) -> None:
+    import json
+    import re
+
+    from codemods.output.formats import RULES_ANCHOR, rule_url
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    headings = [re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in
+                re.findall(r"^#+ (.+)$", readme, re.M)]  # fmt: skip
+    assert RULES_ANCHOR in headings  # GitHub's anchor for that heading
+    finding = json.loads(gm("check", "m0.py", "--output-format", "json", cwd=tree).stdout)[0]
+    assert finding["url"] == rule_url("GM101") and finding["url"].endswith("/README.md#" + RULES_ANCHOR)
+    sarif = json.loads(gm("check", "m0.py", "--output-format", "sarif", cwd=tree).stdout)
+    assert {r["helpUri"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]} == {rule_url("GM101")}
+    assert json.loads(gm("rules", "GM101", "--output-format", "json", cwd=tree).stdout)["url"] == rule_url("GM101")

@@ -30,9 +30,12 @@ class UnknownRule(ValueError):
 
 
 def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> list[type[Rule]]:
-    """Rules by code or code prefix, like ruff: `GM1` selects GM101…GM199. Default: the default-on rules."""
-    if select:
-        chosen = [rule for rule in RULES.values() if any(_matches(rule, s) for s in select)]
+    """Rules by code or code prefix, like ruff: `GM1` selects the default-on rules GM101…GM199; a rule that
+    is off by default runs only when its full code (or `ALL`) is selected. Default: the default-on rules.
+    `ignore` takes codes and prefixes, and a prefix ignores every rule under it. An empty selection selects
+    nothing (a run whose rules are all ignored hands its workers no codes: they must not run the defaults)."""
+    if select is not None:
+        chosen = [rule for rule in RULES.values() if any(_selects(rule, s) for s in select)]
     else:
         chosen = [rule for rule in RULES.values() if rule.DEFAULT]
     return [rule for rule in chosen if not any(_matches(rule, i) for i in ignore)]
@@ -45,3 +48,9 @@ def _matches(rule: type[Rule], selector: str) -> bool:
     if not selector.startswith("GM") or not any(code.startswith(selector) for code in RULES):
         raise UnknownRule(f"unknown rule selector {selector!r}; `graphmend rules` lists the codes")
     return rule.CODE.startswith(selector)
+
+
+def _selects(rule: type[Rule], selector: str) -> bool:
+    if not _matches(rule, selector):
+        return False
+    return rule.DEFAULT or selector.strip().upper() in ("ALL", rule.CODE)
