@@ -186,6 +186,7 @@ def fix(
                           show_settings=show_settings)  # fmt: skip
     if data is not None:
         raise typer.Exit(_exit_code(_fix_stdin(session, data, diff, quiet), exit_zero))
+    rejected: list = []
     if diff or interactive:
         outcome = _with_progress(session, quiet)
         _stopped(outcome, quiet)
@@ -193,7 +194,7 @@ def fix(
         if interactive:
             from codemods.interactive import review
 
-            results = review(results, session.unsafe)
+            results = review(results, session.unsafe, rejected=rejected)
         changed = [r for r in results if r.changed]
         if diff:
             for result in changed:
@@ -237,6 +238,7 @@ def fix(
     if not quiet:
         fixed = sum(len(r.applied) for r in outcome.written)
         line = f"Fixed {fixed} finding(s) in {len(outcome.written)} file(s); {len(remaining)} remaining"
+        line += f" ({len(rejected)} rejected)" if interactive else ""
         line += _hidden(remaining, session.unsafe)
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip

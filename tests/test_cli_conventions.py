@@ -242,3 +242,57 @@ def test_rule_links_point_at_the_readme_section_that_documents_the_rules(tree: P
     sarif = json.loads(gm("check", "m0.py", "--output-format", "sarif", cwd=tree).stdout)
     assert {r["helpUri"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]} == {rule_url("GM101")}
     assert json.loads(gm("rules", "GM101", "--output-format", "json", cwd=tree).stdout)["url"] == rule_url("GM101")
+
+
+# -- item 10: single-key review ------------------------------------------------------------------------
+
+
+def _review_on_a_terminal(project: Path, keys: list[str]) -> str:
+    """`graphmend fix --interactive` on a pseudo-terminal, pressing one key (no Enter) at each prompt."""
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(project)
+        os.environ.update({"NO_COLOR": "1", "COLUMNS": "120"})
+        os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", "m0.py"])
+    output, pending = b"", list(keys)
+    deadline = time.monotonic() + 600  # only a prompt that never comes reaches it
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+        if output.rstrip().endswith(b"[q]uit") and pending:
+            os.write(fd, pending.pop(0).encode())
+            output += b"\n"  # what was shown so far is consumed: the next prompt ends the output again
+    os.waitpid(pid, 0)
+    return output.decode(errors="replace")
+
+
+def test_interactive_takes_one_key_asks_again_and_counts_rejections(tree: Path) -> None:
+    screen = _review_on_a_terminal(tree, ["x", "n", "y"])
+    assert "unknown answer 'x': press y, n, a or q" in screen
+    assert screen.count("Apply this safe fix?") == 3  # asked again after the unknown key
+    text = (tree / "m0.py").read_text()
+    assert "ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)" in text and "ms.ops.assign(self.p, x)" in text
+    assert "Fixed 1 finding(s) in 1 file(s); 1 remaining (1 rejected)." in screen
+
+
+def test_interactive_answers_piped_in_still_take_a_line(tree: Path) -> None:
+    done = gm("fix", "--interactive", "--jobs", "1", "m0.py", cwd=tree, stdin="maybe\nn\ny\n")
+    assert "unknown answer 'm'" in done.stdout and done.stdout.count("Apply this safe fix?") == 3
+    assert "ms.ops.assign(self.p, x)" in (tree / "m0.py").read_text()
+    assert "1 remaining (1 rejected)" in done.stderr
+    quit_at_end = gm("fix", "--interactive", "--jobs", "1", "m1.py", cwd=tree, stdin="")
+    assert "Apply this safe fix?" in quit_at_end.stdout and (tree / "m1.py").read_text() == HOSTILE  # end: quit
