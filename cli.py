@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -16,11 +18,14 @@ from codemods import RULES, UnknownRule
 from codemods import config as configuration
 from codemods import session as sessions
 from codemods.files import FileResult
-from codemods.output import FORMATS, render
+from codemods.output import FORMATS, formats, progress, render
 from codemods.output.formats import printable
 from codemods.rules import rule_page
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__, rich_markup_mode=None)
+STREAMED = ("text", "concise", "full", "github")  # printed file by file as the run goes
+HUMAN = ("text", "concise", "full")  # followed by a summary
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 
 from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
 
@@ -43,44 +48,98 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (defau
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write .graphmend_cache/.")]
 ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
-Format = Annotated[str, typer.Option("--format", help=f"Output format: {', '.join(FORMATS)}.")]
+FORMAT_HELP = "Output format: full (the default on a terminal), concise (alias text: the default elsewhere), json, " \
+              "sarif, github."  # fmt: skip
+Format = Annotated[str | None, typer.Option("--output-format", "--format", show_default=False, help=FORMAT_HELP)]
 MaxSize = Annotated[float | None, typer.Option("--max-file-size", help="MB; larger files are reported, not "
                                                "parsed (default 4).", show_default=False)]  # fmt: skip
-OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the findings here.")]
+OutputFile = Annotated[Path | None, typer.Option("--output-file", "-o", "--output", help="Write the findings here.")]
+ExtendSelect = Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes added to the selection.")]
+ExtendExclude = Annotated[list[str] | None, typer.Option("--extend-exclude", help="Same as --exclude (repeatable).")]
+ForceExclude = Annotated[bool, typer.Option("--force-exclude", help="Exclude files named on the command line too; "
+                                            "when all are excluded, exit 0 (for pre-commit).")]  # fmt: skip
+StdinFilename = Annotated[Path | None, typer.Option("--stdin-filename", help="Read the source from stdin, as this "
+                                                    "file (its config applies); fix writes it to stdout.")]  # fmt: skip
+ShowSettings = Annotated[bool, typer.Option("--show-settings", help="Print the settings in effect and exit.")]
+ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when findings remain (2 on errors still).")]
+ShowFixes = Annotated[bool, typer.Option("--show-fixes", help="List the fixes per file and rule (applied by fix, "
+                                         "available for check), on stderr.")]  # fmt: skip
+Statistics = Annotated[bool, typer.Option("--statistics", help="Per-rule counts instead of the findings.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"graphmend {formats._version()}")
+        raise typer.Exit()
+
+
+Version = Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")]
+
+
+@app.callback()
+def _main(version: Version = False) -> None:
+    """graphmend: rewrite MindSpore code that breaks in GRAPH_MODE into graph-native code, and prove it."""
 
 
 @app.command()
 def check(
     paths: Paths = None,
+    fix_: Annotated[bool, typer.Option("--fix", help="Same as `graphmend fix`.")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Same as `graphmend fix --diff`.")] = False,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
     max_file_size: MaxSize = None,
-    output_format: Format = "text",
+    stdin_filename: StdinFilename = None,
+    output_format: Format = None,
     output_file: OutputFile = None,
+    statistics: Statistics = False,
+    show_fixes: ShowFixes = False,
+    show_settings: ShowSettings = False,
+    exit_zero: ExitZero = False,
     quiet: Quiet = False,
     add_ignore: Annotated[bool, typer.Option("--add-ignore", help="Write a suppression for every finding.")] = False,
 ) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
-    _check_format(output_format)
-    session = _open(paths, fix=False, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
-                    max_mb=max_file_size)  # fmt: skip
-    outcome = _with_progress(session, quiet)
-    _stopped(outcome, quiet)
+    if fix_ or diff:
+        return fix(paths, diff=diff, select=select, extend_select=extend_select, ignore=ignore,
+                   unsafe_fixes=unsafe_fixes, exclude=exclude, extend_exclude=extend_exclude,
+                   force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                   changed_since=changed_since, max_file_size=max_file_size, stdin_filename=stdin_filename,
+                   output_format=output_format, output_file=output_file, show_fixes=show_fixes,
+                   show_settings=show_settings, exit_zero=exit_zero, quiet=quiet)  # fmt: skip
+    output_format = _check_format(output_format, output_file)
+    session, _ = _open(paths, fix=False, select=select, extend_select=extend_select, ignore=ignore,
+                       unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                       force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                       changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
+                       show_settings=show_settings)  # fmt: skip
     if add_ignore:
+        outcome = _with_progress(session, quiet)
+        _stopped(outcome, quiet)
         raise typer.Exit(_add_ignores(outcome.results, quiet))
+    if statistics:
+        outcome = _with_progress(session, quiet)
+        _emit(_statistics([f for r in outcome.results for f in r.findings], session.unsafe, output_format),
+              output_file)  # fmt: skip
+    else:
+        outcome = _streamed(session, quiet, output_format, output_file, lambda r: r.findings)
+    _stopped(outcome, quiet)
     findings = [f for r in outcome.results for f in r.findings]
-    _emit(render(output_format, findings, session.unsafe), output_file)
     _print_errors(outcome.results)
-    if not quiet and output_format == "text":
+    if show_fixes:
+        _show_fixes("Would fix", [f for f in findings if _fixable(f, session.unsafe)])
+    if not quiet and output_format in HUMAN:
         _summary(findings, session.unsafe, len(outcome.results))
-    raise typer.Exit(2 if _errors(outcome.results) else (1 if findings else 0))
+    raise typer.Exit(_exit_code(2 if _errors(outcome.results) else (1 if findings else 0), exit_zero))
 
 
 @app.command()
@@ -96,16 +155,23 @@ def fix(
     ] = False,  # fmt: skip
     force: Annotated[bool, typer.Option("--force", help="Write even when verification fails.")] = False,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     changed_since: ChangedSince = None,
     max_file_size: MaxSize = None,
-    output_format: Format = "text",
+    stdin_filename: StdinFilename = None,
+    output_format: Format = None,
     output_file: OutputFile = None,
+    show_fixes: ShowFixes = False,
+    show_settings: ShowSettings = False,
+    exit_zero: ExitZero = False,
     quiet: Quiet = False,
 ) -> None:
     """Apply the fixes in place (or print them with --diff).
@@ -113,10 +179,15 @@ def fix(
     Exit 0 when nothing is left to fix, 1 when findings remain (with --diff: when there is a diff),
     2 on errors (a file not written counts as an error).
     """
-    _check_format(output_format)
-    session = _open(paths, fix=True, select=select, ignore=ignore, unsafe=unsafe_fixes, exclude=exclude,
-                    config=config, jobs=jobs, no_cache=no_cache, changed_since=changed_since,
-                    max_mb=max_file_size)  # fmt: skip
+    output_format = _check_format(output_format, output_file)
+    session, data = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+                          unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                          force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                          changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
+                          show_settings=show_settings)  # fmt: skip
+    if data is not None:
+        raise typer.Exit(_exit_code(_fix_stdin(session, data, diff, quiet), exit_zero))
+    rejected: list = []
     if diff or interactive:
         outcome = _with_progress(session, quiet)
         _stopped(outcome, quiet)
@@ -124,42 +195,63 @@ def fix(
         if interactive:
             from codemods.interactive import review
 
-            results = review(results, session.unsafe)
+            results = review(results, session.unsafe, rejected=rejected)
         changed = [r for r in results if r.changed]
         if diff:
             for result in changed:
                 _emit(result.diff(), output_file, append=True)
             _print_errors(results)
+            if show_fixes:
+                _show_fixes("Would fix", [f for r in changed for f in r.applied])
             if not quiet:
                 err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
             raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
         outcome = sessions.write(results)
+        for warning in outcome.warnings:
+            err.print(f"warning: {printable(warning)}")
+        remaining = sorted(f for r in outcome.results for f in _remaining(outcome, r))
+        if output_format in STREAMED:
+            _emit("".join(_render(output_format, r, _remaining(outcome, r), session.unsafe) for r in results),
+                  output_file)  # fmt: skip
+        else:
+            _emit(render(output_format, remaining, session.unsafe), output_file)
     else:
-        # each file is written as soon as its result is final (and, with --verify, proven)
-        outcome = _with_progress(session, quiet, write=True, prove=_proof(session, force) if verify else None)
-    for warning in outcome.warnings:
-        err.print(f"warning: {printable(warning)}")
-    remaining = [f for r in outcome.results for f in r.findings]
-    written_paths = {r.path for r in outcome.written}
-    remaining = sorted([*remaining, *(f for r in outcome.results if r.changed and r.path not in written_paths
-                                      for f in r.applied)])  # fmt: skip
-    _emit(render(output_format, remaining, session.unsafe), output_file)
+        # each file is written as soon as its result is final (and, with --verify, proven), and what it has
+        # left is printed as soon as every file before it (in path order) is done
+        shared = sessions.Outcome([])
+        left = {}
+
+        def remaining_of(result: FileResult) -> list:
+            if result.path not in left:  # decided when the result arrives, right after its write
+                left[result.path] = _remaining(shared, result)
+            return left[result.path]
+
+        outcome = _streamed(session, quiet, output_format, output_file, remaining_of, outcome=shared, write=True,
+                            prove=_proof(session, force) if verify else None)  # fmt: skip
+        for warning in outcome.warnings:
+            err.print(f"warning: {printable(warning)}")
+        remaining = sorted(f for r in outcome.results for f in remaining_of(r))
     _print_errors(outcome.results)
     for message in outcome.failed:
         err.print(f"error: {printable(message)}")
+    if show_fixes:
+        _show_fixes("Fixed", [f for r in outcome.written for f in r.applied])
     if not quiet:
         fixed = sum(len(r.applied) for r in outcome.written)
         line = f"Fixed {fixed} finding(s) in {len(outcome.written)} file(s); {len(remaining)} remaining"
+        line += f" ({len(rejected)} rejected)" if interactive else ""
+        line += _hidden(remaining, session.unsafe)
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip
     _stopped(outcome, quiet=True)
-    raise typer.Exit(2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0))
+    code = 2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0)
+    raise typer.Exit(_exit_code(code, exit_zero))
 
 
 @app.command()
 def report(
     paths: Paths = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path(
+    output: Annotated[Path, typer.Option("--output-file", "-o", "--output", help="The HTML file to write.")] = Path(
         "graphmend-report.html"
     ),
     verify: Annotated[
@@ -169,13 +261,17 @@ def report(
         ),
     ] = False,  # fmt: skip
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
+    extend_exclude: ExtendExclude = None,
+    force_exclude: ForceExclude = False,
     config: ConfigFile = None,
     jobs: Jobs = 0,
     no_cache: NoCache = False,
     max_file_size: MaxSize = None,
+    show_settings: ShowSettings = False,
     quiet: Quiet = False,
 ) -> None:
     """Write a self-contained HTML migration report: findings per rule and file, the diffs, verify tables.
@@ -184,19 +280,10 @@ def report(
     """
     from codemods.output.html import render_report
 
-    session = _open(
-        paths,
-        fix=True,
-        select=select,
-        ignore=ignore,
-        unsafe=unsafe_fixes,
-        exclude=exclude,
-        config=config,
-        jobs=jobs,
-        no_cache=no_cache,
-        changed_since=None,
-        max_mb=max_file_size,
-    )
+    session, _ = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+                       unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
+                       force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
+                       changed_since=None, max_mb=max_file_size, show_settings=show_settings)  # fmt: skip
     outcome = _with_progress(session, quiet)
     _stopped(outcome, quiet)
     verifications = []
@@ -213,19 +300,34 @@ def report(
 
 
 @app.command()
-def rules(code: Annotated[str | None, typer.Argument(help="A rule code: print its documentation.")] = None):
+def rules(
+    code: Annotated[str | None, typer.Argument(help="A rule code or name: print its documentation.")] = None,
+    output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",
+):
     """List the rules, or print one rule's documentation."""
+    if output_format not in ("text", "json"):
+        err.print(f"error: unknown format {output_format!r}; choose one of text, json")
+        raise typer.Exit(2)
+    chosen = list(RULES.values())
+    if code is not None:
+        by_name = {rule.NAME: rule for rule in chosen}
+        rule = RULES.get(code.upper()) or by_name.get(code.lower())
+        if rule is None:
+            err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
+            raise typer.Exit(2)
+        chosen = [rule]
+    if output_format == "json":
+        pages = [formats.rule_page(rule) for rule in chosen]
+        typer.echo(json.dumps(pages[0] if code is not None else pages, indent=2, ensure_ascii=False))
+        return
     if code is None:
         table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
-        for rule in RULES.values():
+        for rule in chosen:
             summary = inspect.getdoc(rule).splitlines()[0]
             table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, escape(summary))
         Console().print(table)
         return
-    rule = RULES.get(code.upper())
-    if rule is None:
-        err.print(f"error: unknown rule {code!r}; `graphmend rules` lists them")
-        raise typer.Exit(2)
+    (rule,) = chosen
     typer.echo(rule_page(rule))
 
 
@@ -240,34 +342,117 @@ def server() -> None:
 # -- running ------------------------------------------------------------------------------------
 
 
-def _open(paths, *, fix, select, ignore, unsafe, exclude, config, jobs, no_cache, changed_since, max_mb):
-    """Merge the config file with the flags, select and read the files; a usage error is exit 2."""
+def _open(paths, *, fix, select, extend_select, ignore, unsafe, exclude, force_exclude, config, jobs, no_cache,
+          changed_since, max_mb, stdin_filename=None, show_settings=False):  # fmt: skip
+    """Merge the config file with the flags, select and read the files (or stdin); a usage error is exit 2.
+    Returns the session and, with --stdin-filename, the bytes read from stdin."""
     options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe,
                                exclude=tuple(exclude or ()), config=config, jobs=jobs, cache=not no_cache,
-                               changed_since=changed_since, max_file_size=max_mb)  # fmt: skip
+                               changed_since=changed_since, max_file_size=max_mb,
+                               extend_select=_codes(extend_select) or (), force_exclude=force_exclude)  # fmt: skip
+    data = sys.stdin.buffer.read() if stdin_filename is not None else None
     try:
-        session = sessions.open_session(paths or [Path(".")], options, fix)
+        if stdin_filename is not None:
+            session = sessions.open_stdin(stdin_filename, data, options, fix)
+        else:
+            session = sessions.open_session(paths or [Path(".")], options, fix)
     except (configuration.ConfigError, UnknownRule) as exc:
         err.print(f"error: {printable(str(exc))}")
         raise typer.Exit(2) from exc
     except sessions.NothingToCheck as exc:
+        if force_exclude and exc.excluded:  # pre-commit named only excluded files: nothing to do is a success
+            if fix and data is not None:
+                sys.stdout.buffer.write(data)  # an editor gets its buffer back as it was
+            err.print(f"graphmend: nothing to check: {printable(str(exc))} (--force-exclude)")
+            raise typer.Exit(0) from exc
         err.print(f"error: nothing to check: {printable(str(exc))}")
         raise typer.Exit(2) from exc
     for warning in session.settings.warnings:
         err.print(f"warning: {printable(warning)}")
-    return session
+    if show_settings:
+        typer.echo(_settings_text(session, options))
+        raise typer.Exit(0)
+    return session, data
 
 
-def _with_progress(session: sessions.Session, quiet: bool, **run) -> sessions.Outcome:
-    """`sessions.run`, with a progress bar on a terminal."""
-    if quiet or not err.is_terminal or len(session.tasks) < 2:
-        return sessions.run(session, **run)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+def _settings_text(session: sessions.Session, options: sessions.Options) -> str:
+    s = session.settings
+    cache = str(s.root / ".graphmend_cache") if session.cache is not None else "off"
+    lines = [
+        f"config: {s.source or '(none: the defaults)'}",
+        f"root: {s.root}",
+        f"select: {', '.join(s.select) if s.select is not None else '(default)'}"
+        + (f" (--select {', '.join(options.select)})" if options.select else "")
+        + (f" (--extend-select {', '.join(options.extend_select)})" if options.extend_select else ""),
+        f"ignore: {', '.join([*s.ignore, *options.ignore]) or '(none)'}",
+        f"rules: {', '.join(session.codes)}",
+        f"unsafe-fixes: {str(session.unsafe).lower()}",
+        f"exclude: {', '.join([*s.exclude, *options.exclude]) or '(none)'}",
+        f"force-exclude: {str(options.force_exclude).lower()}",
+        "per-file-ignores: "
+        + (
+            ", ".join(f"{glob} = {', '.join(codes)}" for glob, codes in s.per_file_ignores.items()) or "(none)"
+        ),  # fmt: skip
+        f"max-file-size: {s.max_file_size if options.max_file_size is None else options.max_file_size:g} MB",
+        f"verify: {', '.join(t.cell for t in s.verify) or '(none)'}",
+        f"jobs: {session.jobs}",
+        f"cache: {cache}",
+        f"files: {len(session.tasks)}",
+    ]
+    return "\n".join(printable(line) for line in lines)
 
-    columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        bar = progress.add_task("files", total=len(session.tasks))
-        return sessions.run(session, **run, on_done=lambda _: progress.advance(bar))
+
+def _with_progress(session: sessions.Session, quiet: bool, on_done=None, **run) -> sessions.Outcome:
+    """`sessions.run`, with a progress bar on a terminal, and a progress line every few seconds on a
+    stderr that is not one (a log, CI); `on_done` sees each result as it arrives."""
+    if quiet or len(session.tasks) < 2:
+        return sessions.run(session, **run, on_done=on_done)
+    if not err.is_terminal:
+        ticker = progress.Ticker(len(session.tasks), err.print, progress.interval())
+        return sessions.run(session, **run, on_done=_both(on_done, ticker.add))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (TextColumn("graphmend"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), progress.SteadyETA())
+    # findings printed to a terminal go above the bar; to anything else (`> out.txt`) they go there untouched
+    with Progress(*columns, console=err, transient=True, redirect_stdout=sys.stdout.isatty(),
+                  redirect_stderr=False) as bar:  # fmt: skip
+        task = bar.add_task("files", total=len(session.tasks))
+        return sessions.run(session, **run, on_done=_both(on_done, lambda _: bar.advance(task)))
+
+
+def _both(first, second):
+    if first is None:
+        return second
+
+    def both(result: FileResult) -> None:
+        first(result)
+        second(result)
+
+    return both
+
+
+def _streamed(session, quiet: bool, output_format: str, output_file: Path | None, findings_of, **run):
+    """Run, printing each file's findings (`findings_of(result)`) in path order as soon as the files before
+    it are done; json and sarif are one document, written whole at the end."""
+    sink = _Sink(output_file)
+    if output_format not in STREAMED:
+        outcome = _with_progress(session, quiet, **run)
+        sink.write(render(output_format, sorted(f for r in outcome.results for f in findings_of(r)), session.unsafe))
+        return outcome
+
+    def emit(result: FileResult) -> None:
+        sink.write(_render(output_format, result, findings_of(result), session.unsafe))
+
+    order = progress.InOrder([t.path for t in session.tasks], emit)
+    outcome = _with_progress(session, quiet, on_done=order.add, **run)
+    order.finish(outcome.results)
+    return outcome
+
+
+def _remaining(outcome: sessions.Outcome, result: FileResult) -> list:
+    """What a fixed file has left: its findings, and its fixes too when it was not written."""
+    written = any(w is result for w in reversed(outcome.written))  # while streaming: the last one
+    return sorted([*result.findings, *(result.applied if result.changed and not written else ())])
 
 
 def _stopped(outcome: sessions.Outcome, quiet: bool) -> None:
@@ -297,10 +482,80 @@ def _proof(session: sessions.Session, force: bool):
     return prove
 
 
-def _check_format(output_format: str) -> None:
-    if output_format not in FORMATS:
-        err.print(f"error: unknown format {output_format!r}; choose one of {', '.join(FORMATS)}")
+def _check_format(output_format: str | None, output_file: Path | None) -> str:
+    """The format asked for; by default `full` for a person at a terminal, `concise` for pipes and files."""
+    if output_format is None:
+        return "full" if output_file is None and sys.stdout.isatty() else "concise"
+    if output_format not in (*FORMATS, "full"):
+        err.print(f"error: unknown format {output_format!r}; choose one of full, {', '.join(FORMATS)}")
         raise typer.Exit(2)
+    return output_format
+
+
+def _render(output_format: str, result: FileResult, findings, unsafe: bool) -> str:
+    """One file's findings; `full` shows them in the file's text (the fixed text for what `fix` left)."""
+    if output_format != "full" or not findings:
+        return render(output_format, findings, unsafe)
+    from codemods.output.full import full
+
+    data = result.output if result.changed else result.original
+    return full(findings, (data or b"").decode(result.encoding, errors="replace"), unsafe)
+
+
+def _exit_code(code: int, exit_zero: bool) -> int:
+    return 0 if exit_zero and code == 1 else code
+
+
+def _fix_stdin(session: sessions.Session, data: bytes, diff: bool, quiet: bool) -> int:
+    """`fix --stdin-filename`: the fixed source (or the diff) on stdout, what is left on stderr; nothing
+    is written to disk."""
+    outcome = sessions.run(session)
+    result = outcome.results[0]
+    if diff:
+        sys.stdout.write(result.diff())
+    else:
+        sys.stdout.buffer.write(result.output if result.changed else data)  # type: ignore[arg-type]
+    sys.stdout.flush()
+    _print_errors(outcome.results)
+    remaining = list(result.findings)
+    err.print(render("text", remaining, session.unsafe), end="")
+    if not quiet and not diff:
+        err.print(f"Fixed {len(result.applied)} finding(s); {len(remaining)} remaining.")
+    return 2 if result.error else (1 if (result.changed if diff else remaining) else 0)
+
+
+def _fixable(finding, unsafe: bool) -> bool:
+    return finding.fix == "safe" or (finding.fix == "unsafe" and unsafe)
+
+
+def _statistics(findings, unsafe: bool, output_format: str) -> str:
+    """ruff's `--statistics`: a count, the code, [*] when every one is fixable, the rule's name."""
+    codes = sorted({f.code for f in findings})
+    rows = []
+    for code in codes:
+        these = [f for f in findings if f.code == code]
+        fixable = sum(_fixable(f, unsafe) for f in these)
+        rows.append({"code": code, "name": these[0].name, "count": len(these), "fixable": fixable})
+    if output_format == "json":
+        return json.dumps(rows, indent=2) + "\n"
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    marks = {True: "[*] ", False: "[-] "}
+    return "".join(f"{r['count']:>{width}}\t{r['code']}\t"
+                   f"{marks[r['fixable'] == r['count']] if r['fixable'] else '    '}{r['name']}\n"
+                   for r in rows)  # fmt: skip
+
+
+def _show_fixes(title: str, findings) -> None:
+    """ruff's `--show-fixes`: the fixes per file, counted per rule."""
+    if not findings:
+        err.print(f"{title}: nothing.")
+        return
+    err.print(f"{title} {len(findings)} finding(s):")
+    for path in sorted({f.path for f in findings}):
+        err.print(f"- {printable(path)}:")
+        counts = Counter((f.code, f.name) for f in findings if f.path == path)
+        for (code, name), count in sorted(counts.items()):
+            err.print(f"    {count} × {code} ({name})")
 
 
 def _codes(option: str | None) -> list[str] | None:
@@ -308,6 +563,21 @@ def _codes(option: str | None) -> list[str] | None:
 
 
 # -- output -------------------------------------------------------------------------------------
+
+
+class _Sink:
+    """Standard output or the --output-file, written to and flushed as the run goes."""
+
+    def __init__(self, output_file: Path | None) -> None:
+        self.output_file, self.opened = output_file, False
+
+    def write(self, text: str) -> None:
+        if self.output_file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        _emit(text, self.output_file, append=self.opened)
+        self.opened = True
 
 
 def _emit(text: str, output_file: Path | None, append: bool = False) -> None:
@@ -319,16 +589,26 @@ def _emit(text: str, output_file: Path | None, append: bool = False) -> None:
 
 
 def _summary(findings, unsafe: bool, files: int) -> None:
+    """`Found 6 findings in 3 files (of 40 checked); 6 fixable with `graphmend fix` (2 more fixes with
+    `--unsafe-fixes`).`: the files counted are those with findings."""
     if not findings:
-        err.print(f"No findings in {files} file(s).")
+        err.print(f"No findings in {_n(files, 'file')}.")
         return
-    safe = sum(f.fix == "safe" for f in findings)
-    hidden = sum(f.fix == "unsafe" for f in findings)
-    line = f"Found {len(findings)} finding(s) in {files} file(s); {safe + (hidden if unsafe else 0)} fixable " \
-           "with `graphmend fix`"  # fmt: skip
-    if hidden and not unsafe:
-        line += f" ({hidden} more with `--unsafe-fixes`)"
-    err.print(line + ".")
+    fixable = sum(_fixable(f, unsafe) for f in findings)
+    with_findings = len({f.path for f in findings})
+    line = f"Found {_n(len(findings), 'finding')} in {_n(with_findings, 'file')} (of {files} checked); " \
+           f"{fixable} fixable with `graphmend fix`"  # fmt: skip
+    err.print(line + _hidden(findings, unsafe) + ".")
+
+
+def _hidden(findings, unsafe: bool) -> str:
+    """The unsafe fixes not applied nor marked `[*]` without `--unsafe-fixes`, announced."""
+    hidden = 0 if unsafe else sum(f.fix == "unsafe" for f in findings)
+    return f" ({hidden} more {'fix' if hidden == 1 else 'fixes'} with `--unsafe-fixes`)" if hidden else ""
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _errors(results: list[FileResult]) -> list[FileResult]:

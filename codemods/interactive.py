@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 from dataclasses import replace
 
 from rich.console import Console
@@ -17,23 +19,27 @@ from codemods.rules import RULES
 CHOICES = "[y]es / [n]o / [a]ll of this rule / [q]uit"
 
 
-def review(results: list[FileResult], unsafe: bool, console: Console | None = None) -> list[FileResult]:
-    """`results` with only the accepted fixes applied (the rest of each file as it was)."""
+def review(
+    results: list[FileResult], unsafe: bool, console: Console | None = None, rejected: list[Finding] | None = None
+) -> list[FileResult]:
+    """`results` with only the accepted fixes applied (the rest of each file as it was); the fixes answered
+    "no" are appended to `rejected` and stay among their file's findings."""
     console = console or Console(highlight=False)
+    rejected = rejected if rejected is not None else []
     accept_all: set[str] = set()
     reviewed, quit_ = [], False
     for result in results:
         if quit_ or not result.changed:
             reviewed.append(result if result.changed is False else replace(result, output=result.original))
             continue
-        result, quit_ = _review_file(result, unsafe, accept_all, console)
+        result, quit_ = _review_file(result, unsafe, accept_all, console, rejected)
         reviewed.append(result)
     return reviewed
 
 
-def _review_file(result: FileResult, unsafe: bool, accept_all: set[str], console: Console):
+def _review_file(result: FileResult, unsafe: bool, accept_all: set[str], console: Console, rejected: list[Finding]):
     rules = [RULES[code] for code in sorted({f.code for f in result.applied})]
-    current, applied, skipped = result.original, [], set()
+    current, applied, skipped, no = result.original, [], set(), []
     while True:
         options = [(f, new) for f, new in engine.candidates(current, result.path, rules, unsafe)
                    if _key(f) not in skipped]  # fmt: skip
@@ -42,7 +48,7 @@ def _review_file(result: FileResult, unsafe: bool, accept_all: set[str], console
         finding, new = options[0]
         answer = "y" if finding.code in accept_all else _ask(result, finding, current, new, console)
         if answer == "q":
-            return _done(result, current, applied), True
+            return _done(result, current, applied, no), True
         if answer in ("y", "a"):
             current = new
             applied.append(finding)
@@ -50,7 +56,9 @@ def _review_file(result: FileResult, unsafe: bool, accept_all: set[str], console
                 accept_all.add(finding.code)
         else:
             skipped.add(_key(finding))
-    return _done(result, current, applied), False
+            no.append(finding)
+            rejected.append(finding)
+    return _done(result, current, applied, no), False
 
 
 def _ask(result: FileResult, finding: Finding, before: bytes, after: bytes, console: Console) -> str:
@@ -62,18 +70,49 @@ def _ask(result: FileResult, finding: Finding, before: bytes, after: bytes, cons
         f"a/{result.path}", f"b/{result.path}", n=2,
     ))  # fmt: skip
     console.print(Syntax(hunk, "diff", theme="ansi_dark", background_color="default"))
+    prompt = escape(f"Apply this {finding.fix} fix? {CHOICES} ")
     while True:
-        answer = console.input(escape(f"Apply this {finding.fix} fix? {CHOICES} ")).strip().lower()[:1]
+        answer = _key_pressed(prompt, console) if sys.stdin.isatty() else _line(prompt, console)
         if answer in ("y", "n", "a", "q"):
             return answer
+        console.print(escape(f"unknown answer {answer!r}: press y, n, a or q"))
+
+
+def _key_pressed(prompt: str, console: Console) -> str:
+    """One key, without Enter (the terminal in cbreak mode for the read; Enter and spaces are skipped)."""
+    import termios
+    import tty
+
+    console.print(prompt, end="")
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        key = " "
+        while key in " \r\n":
+            key = os.read(fd, 1).decode(errors="replace") or "q"  # end of input: quit
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    console.print(escape(key) if key.isprintable() else repr(key))
+    return "q" if key == "\x04" else key.lower()
+
+
+def _line(prompt: str, console: Console) -> str:
+    """A line, for answers piped in; end of input quits (nothing more is written than was accepted)."""
+    try:
+        return console.input(prompt).strip().lower()[:1] or "?"
+    except EOFError:
+        return "q"
 
 
 def _key(finding: Finding) -> tuple:
     return finding.code, finding.line, finding.original, finding.replacement
 
 
-def _done(result: FileResult, current: bytes, applied: list[Finding]) -> FileResult:
-    return replace(result, output=current, applied=tuple(applied))
+def _done(result: FileResult, current: bytes, applied: list[Finding], rejected: list[Finding]) -> FileResult:
+    return replace(
+        result, output=current, applied=tuple(applied), findings=tuple(sorted([*result.findings, *rejected]))
+    )
 
 
 __all__ = ["review"]

@@ -22,13 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemods import config as configuration
-from codemods.files import FileError, FileResult, WriteError, read_source, select_files, write_atomic
-from codemods.rules import select_rules
+from codemods.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
+from codemods.rules import RULES, select_rules
 from codemods.runner import Cache, Task, execute
 
 
 class NothingToCheck(Exception):
-    """No file was selected: a run that checks nothing must not look like a clean one."""
+    """No file was selected: a run that checks nothing must not look like a clean one (unless every file
+    given was excluded and `force_exclude` was asked for: `excluded` counts them)."""
+
+    def __init__(self, message: str, excluded: int = 0) -> None:
+        super().__init__(message)
+        self.excluded = excluded
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ class Options:
     cache: bool = True
     changed_since: str | None = None
     max_file_size: float | None = None  # MB
+    extend_select: Sequence[str] = ()  # added to `select` (or to the default rules)
+    force_exclude: bool = False  # a file named explicitly is excluded too (it always is); see NothingToCheck
 
 
 @dataclass
@@ -55,6 +62,7 @@ class Session:
     errors: list[FileError]  # paths that could not be selected or read
     cache: Cache | None
     jobs: int
+    codes: tuple[str, ...] = ()  # the rules selected, before per-file ignores
 
 
 @dataclass
@@ -71,17 +79,12 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
     """Merge the config file with the options, select the files and read them."""
     paths = list(paths) or [Path(".")]
     settings = configuration.load(paths, options.config)
-    selected = list(options.select) if options.select else (
-        list(settings.select) if settings.select is not None else None)  # fmt: skip
-    ignored = [*settings.ignore, *options.ignore]
-    select_rules(selected, ignored)  # validates the codes before any work
-    megabytes = settings.max_file_size if options.max_file_size is None else _megabytes(options.max_file_size)
-    unsafe = settings.unsafe_fixes if options.unsafe is None else options.unsafe
+    selected, ignored, unsafe, megabytes = _choices(settings, options)
     chosen = select_files(paths, settings, tuple(options.exclude), options.changed_since)
     if not chosen.files and not chosen.errors and options.changed_since is None:
         found = select_files(paths, configuration.Settings(root=settings.root)).files
         raise NothingToCheck(f"all {len(found)} Python file(s) under the given paths are excluded" if found
-                             else "no Python file under the given paths")  # fmt: skip
+                             else "no Python file under the given paths", len(found))  # fmt: skip
     tasks, errors = [], list(chosen.errors)
     for path in chosen.files:
         data = read_source(path, int(megabytes * 1e6))
@@ -91,7 +94,40 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
         codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
         tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
     cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
-    return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or os.cpu_count() or 1)
+    return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or os.cpu_count() or 1,
+                   _codes(selected, ignored))  # fmt: skip
+
+
+def open_stdin(filename: Path, data: bytes, options: Options, fix: bool) -> Session:
+    """A session over one buffer (an editor's, on stdin) checked as if it were `filename`: that file's
+    config, per-file ignores and excludes apply; nothing is read from or written to disk but the config."""
+    settings = configuration.load([filename], options.config)
+    selected, ignored, unsafe, megabytes = _choices(settings, options)
+    patterns = (*settings.exclude, *options.exclude)
+    if patterns and configuration.Settings(root=settings.root, exclude=patterns).is_excluded(filename):
+        raise NothingToCheck(f"{filename} is excluded", 1)
+    codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(filename)]))
+    errors = [too_large(str(filename), len(data), int(megabytes * 1e6))] if len(data) > megabytes * 1e6 else []
+    tasks = [] if errors else [Task(str(filename), data, codes, fix, unsafe, int(megabytes * 1e6))]
+    return Session(settings, unsafe, fix, tasks, errors, None, 1, _codes(selected, ignored))
+
+
+def _codes(selected, ignored) -> tuple[str, ...]:
+    return tuple(rule.CODE for rule in select_rules(selected, ignored))
+
+
+def _choices(settings: configuration.Settings, options: Options):
+    """The rules selected and ignored, unsafe-fixes and the size limit: the options over the config."""
+    selected = list(options.select) if options.select else (
+        list(settings.select) if settings.select is not None else None)  # fmt: skip
+    if options.extend_select:
+        defaults = [rule.CODE for rule in RULES.values() if rule.DEFAULT]
+        selected = [*(defaults if selected is None else selected), *options.extend_select]
+    ignored = [*settings.ignore, *options.ignore]
+    select_rules(selected, ignored)  # validates the codes before any work
+    megabytes = settings.max_file_size if options.max_file_size is None else _megabytes(options.max_file_size)
+    unsafe = settings.unsafe_fixes if options.unsafe is None else options.unsafe
+    return selected, ignored, unsafe, megabytes
 
 
 def _megabytes(value: float) -> float:
@@ -109,11 +145,16 @@ def run(
     write: bool = False,
     prove: Proof | None = None,
     on_done: Callable[[FileResult], None] | None = None,
+    outcome: Outcome | None = None,
 ) -> Outcome:
     """Check (or fix) every file; with `write`, each changed file is written (after `prove` passes) as
     soon as its result arrives, so a stop keeps what was done. SIGINT and SIGTERM stop the run between two
-    files, never in the middle of a write."""
-    outcome = Outcome([*(FileResult(e.path, error=e) for e in session.errors)])
+    files, never in the middle of a write.
+
+    `on_done` is called with each result as it arrives, after its write; it may read `outcome` (an empty
+    Outcome the caller passes in and `run` fills and returns) to see whether that file was written."""
+    outcome = outcome if outcome is not None else Outcome([])
+    outcome.results[:0] = [FileResult(e.path, error=e) for e in session.errors]
     done = 0
     try:
         with _stoppable() as guard, contextlib.closing(execute(session.tasks, session.jobs, session.cache)) as results:

@@ -62,13 +62,25 @@ def as_json(findings: Sequence[Finding], unsafe: bool = False) -> str:
     return _dumps([_json_finding(f) for f in findings])
 
 
+# Where the rules are documented: the README's rules section, in the repository graphmend comes from. Every
+# link to a rule's documentation (JSON `url`, SARIF `helpUri`, `rules --output-format json`) is rule_url's.
+REPOSITORY = "https://github.com/graphmend/graphmend"
+RULES_ANCHOR = "the-rules"  # GitHub's anchor for the README heading "### The rules"
+
+
+def rule_url(code: str) -> str:
+    """The page that documents rule `code` (`graphmend rules CODE` prints the same text)."""
+    return f"{REPOSITORY}/blob/main/README.md#{RULES_ANCHOR}"
+
+
 def _json_finding(f: Finding) -> dict:
     span = {"location": {"row": f.line, "column": f.column},
             "end_location": {"row": f.end_line, "column": f.end_column}}  # fmt: skip
     fix = None
     if f.fix is not None:
         fix = {"applicability": f.fix, "edits": [{"content": f.replacement, **span}]}
-    return {"code": f.code, "name": f.name, "message": f.message, "filename": f.path, **span, "fix": fix}
+    return {"code": f.code, "name": f.name, "message": f.message, "filename": f.path, **span, "fix": fix,
+            "url": rule_url(f.code)}  # fmt: skip
 
 
 def sarif(findings: Sequence[Finding], unsafe: bool = False) -> str:
@@ -97,6 +109,7 @@ def _sarif_rule(code: str) -> dict:
         "shortDescription": {"text": doc.splitlines()[0] if doc else rule.NAME},
         "fullDescription": {"text": doc},
         "help": {"text": doc},
+        "helpUri": rule_url(code),
         "properties": {"breaks": rule.BREAKS, "fix": rule.FIX},
     }
 
@@ -150,6 +163,13 @@ def _escape_property(value: str) -> str:
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+def rule_page(rule) -> dict:
+    """A rule as `graphmend rules --output-format json` gives it (ruff's `rule --output-format json`)."""
+    doc = inspect.getdoc(rule) or ""
+    return {"code": rule.CODE, "name": rule.NAME, "default": rule.DEFAULT, "fix": rule.FIX, "breaks": rule.BREAKS,
+            "summary": doc.splitlines()[0] if doc else "", "explanation": doc, "url": rule_url(rule.CODE)}  # fmt: skip
+
+
 def _version() -> str:
     try:
         return version("graphmend")
@@ -157,7 +177,9 @@ def _version() -> str:
         return "0"
 
 
-FORMATS: dict[str, Callable[..., str]] = {"text": text, "json": as_json, "sarif": sarif, "github": github}
+# `concise` is ruff's name for `text`; `full` (the code frames, codemods.output.full) needs the source
+FORMATS: dict[str, Callable[..., str]] = {"text": text, "concise": text, "json": as_json, "sarif": sarif,
+                                         "github": github}  # fmt: skip
 
 
 def render(fmt: str, findings: Sequence[Finding], unsafe: bool = False) -> str:

@@ -32,9 +32,12 @@ class UnknownRule(ValueError):
 
 
 def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> list[type[Rule]]:
-    """Rules by code or code prefix, like ruff: `GM1` selects GM101…GM199. Default: the default-on rules."""
-    if select:
-        chosen = [rule for rule in RULES.values() if any(_matches(rule, s) for s in select)]
+    """Rules by code or code prefix, like ruff: `GM1` selects the default-on rules GM101…GM199; a rule that
+    is off by default runs only when its full code (or `ALL`) is selected. Default: the default-on rules.
+    `ignore` takes codes and prefixes, and a prefix ignores every rule under it. An empty selection selects
+    nothing (a run whose rules are all ignored hands its workers no codes: they must not run the defaults)."""
+    if select is not None:
+        chosen = [rule for rule in RULES.values() if any(_selects(rule, s) for s in select)]
     else:
         chosen = [rule for rule in RULES.values() if rule.DEFAULT]
     return [rule for rule in chosen if not any(_matches(rule, i) for i in ignore)]
@@ -64,3 +67,9 @@ def doc_sections(text: str) -> list[tuple[str | None, str]]:
         else:
             sections[-1][1].append(line)
     return [(h, textwrap.dedent("\n".join(body)).strip("\n")) for h, body in sections if h or "".join(body).strip()]
+
+
+def _selects(rule: type[Rule], selector: str) -> bool:
+    if not _matches(rule, selector):
+        return False
+    return rule.DEFAULT or selector.strip().upper() in ("ALL", rule.CODE)
