@@ -306,13 +306,14 @@ def test_gitignore_is_respected_and_changed_since_limits_the_run(project: Path) 
 # -- interactive review ---------------------------------------------------------------------------
 
 
-def _interactive(project: Path, answers: list[str]) -> str:
-    """Run `graphmend fix --interactive` on a pseudo-terminal, answering each prompt in turn."""
+def _interactive(project: Path, answers: list[str], target: str = "pkg", enter: bool = True) -> str:
+    """Run `graphmend fix --interactive` on a pseudo-terminal, answering each prompt in turn (a line each, or
+    with `enter=False` one key without Enter)."""
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(project)
         os.environ.update({"NO_COLOR": "1", "COLUMNS": "120"})
-        os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", "pkg"])
+        os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", target])
     output, pending = b"", list(answers)
     deadline = time.monotonic() + 600  # only a prompt that never comes reaches it
     while True:
@@ -328,8 +329,8 @@ def _interactive(project: Path, answers: list[str]) -> str:
             break
         output += chunk
         if output.rstrip().endswith(b"[q]uit") and pending:
-            os.write(fd, (pending.pop(0) + "\n").encode())
-            output += b"\n"
+            os.write(fd, (pending.pop(0) + ("\n" if enter else "")).encode())
+            output += b"\n"  # what was shown so far is consumed: the next prompt ends the output again
     os.waitpid(pid, 0)
     return output.decode(errors="replace")
 

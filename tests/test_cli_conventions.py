@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_cli import FIXED, GRAPHMEND, HOSTILE, _on_a_terminal
+from test_cli import FIXED, GRAPHMEND, HOSTILE, _interactive, _on_a_terminal
 
 # a Cell with a finding `fix` cannot fix (GM202) and one it can (GM201)
 MANUAL = HOSTILE.replace("mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)", "self.count = x\n        mask = x")
@@ -249,35 +249,7 @@ def test_rule_links_point_at_the_readme_section_that_documents_the_rules(tree: P
 
 def _review_on_a_terminal(project: Path, keys: list[str]) -> str:
     """`graphmend fix --interactive` on a pseudo-terminal, pressing one key (no Enter) at each prompt."""
-    import pty
-    import select
-    import signal
-    import time
-
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(project)
-        os.environ.update({"NO_COLOR": "1", "COLUMNS": "120"})
-        os.execv(GRAPHMEND, [GRAPHMEND, "fix", "--interactive", "--jobs", "1", "m0.py"])
-    output, pending = b"", list(keys)
-    deadline = time.monotonic() + 600  # only a prompt that never comes reaches it
-    while True:
-        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            os.kill(pid, signal.SIGKILL)
-            break
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
-        if output.rstrip().endswith(b"[q]uit") and pending:
-            os.write(fd, pending.pop(0).encode())
-            output += b"\n"  # what was shown so far is consumed: the next prompt ends the output again
-    os.waitpid(pid, 0)
-    return output.decode(errors="replace")
+    return _interactive(project, keys, target="m0.py", enter=False)
 
 
 def test_interactive_takes_one_key_asks_again_and_counts_rejections(tree: Path) -> None:
