@@ -83,11 +83,13 @@ def _key_pressed(prompt: str, console: Console) -> str:
     import termios
     import tty
 
-    console.print(prompt, end="")
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)
+        # cbreak before the prompt shows, and without flushing: a key pressed as soon as the prompt appears
+        # (or typed ahead) is read, not discarded
+        tty.setcbreak(fd, termios.TCSADRAIN)
+        console.print(prompt, end="")
         key = " "
         while key in " \r\n":
             key = os.read(fd, 1).decode(errors="replace") or "q"  # end of input: quit
