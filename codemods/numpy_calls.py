@@ -3,7 +3,9 @@
 GM101 (constructors) and GM102 (`np.random`) rewrite a whole expression such as
 `ms.Tensor(np.ones(s), ms.float32).astype(ms.float16)` into one `ops` call: `match_wrapped` finds that
 expression once for both, with one list of wrappers (`Tensor`, `ms.tensor`, `Tensor.from_numpy`);
-`DType` says what dtype it ends up with; `Outermost` reports each such expression once.
+`DType` says what dtype it ends up with; `Outermost` reports each such expression once. Layout methods
+between the numpy call and its wrapper (`Tensor(np.eye(k).flatten().astype(np.float32))`) are part of the
+expression: `reapply` puts them back on the `ops` call, so no `Tensor(...)` is left around a tensor.
 `bind` and `argument` read a call's arguments by name.
 """
 
@@ -15,6 +17,7 @@ from typing import Generic, TypeVar
 
 import libcst as cst
 
+from codemods.builders import atom
 from codemods.names import mindspore_dtype_name, numpy_dtype_name
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
@@ -27,6 +30,10 @@ NUMPY_CONSTRUCTORS = {
 FROM_NUMPY = "mindspore.Tensor.from_numpy"
 # what wraps a numpy array into a tensor; the constructors also take a dtype
 TENSOR_WRAPPERS = TENSOR_CONSTRUCTORS | {FROM_NUMPY}
+# methods with the same meaning on a numpy array and a MindSpore tensor, keeping dtype and values, that
+# commute with a cast (measured on MindSpore 2.10: `ops.eye(...).flatten()`, `.reshape(1, 1, 4, 4)`,
+# `.reshape((4, 4))` in PyNative, GRAPH, STRICT and a dynamic batch)
+LAYOUT_METHODS = frozenset({"flatten", "reshape"})
 
 T = TypeVar("T")
 
@@ -67,6 +74,13 @@ class Wrapped(Generic[T]):
     dtype: DType | None  # the dtype of the whole expression
     is_tensor: bool  # wrapped in Tensor(...) already
     calls: tuple[cst.Call, ...]  # every call the expression is made of, innermost first
+    layout: tuple[cst.Call, ...] = ()  # the layout method calls in it (`.flatten()`), innermost first
+
+    def reapply(self, core: cst.BaseExpression) -> cst.BaseExpression:
+        """`core` (the rewritten numpy call) with the expression's layout methods called on it again."""
+        for method in self.layout:
+            core = method.with_changes(func=method.func.with_changes(value=atom(core)))  # type: ignore[attr-defined]
+        return core
 
 
 def match_wrapped(
@@ -79,7 +93,13 @@ def match_wrapped(
         if match is None:
             return None
         cast = DType.of(ctx, node.args[0].value, allow_opaque=match.is_tensor)
-        return Wrapped(match.core, cast, match.is_tensor, (*match.calls, node))
+        return Wrapped(match.core, cast, match.is_tensor, (*match.calls, node), match.layout)
+    if is_layout(node):
+        inner = node.func.value  # type: ignore[attr-defined]
+        match = match_wrapped(ctx, inner, core, dtype) if isinstance(inner, cst.Call) else None
+        if match is None:
+            return None
+        return Wrapped(match.core, match.dtype, match.is_tensor, (*match.calls, node), (*match.layout, node))
     names = ctx.names(node.func)
     if names & TENSOR_WRAPPERS:
         data = argument(node, 0, "input_data")
@@ -88,7 +108,7 @@ def match_wrapped(
             return None
         dtype_node = argument(node, 1, "dtype") if names & TENSOR_CONSTRUCTORS else None
         wrapped = DType.of(ctx, dtype_node, allow_opaque=True) if dtype_node else match.dtype
-        return Wrapped(match.core, wrapped, True, (*match.calls, node))
+        return Wrapped(match.core, wrapped, True, (*match.calls, node), match.layout)
     found = core(node)
     return None if found is None else Wrapped(found, dtype(found), False, (node,))
 
@@ -108,6 +128,18 @@ class Outermost:
         if found is not None:
             self._inside.update(id(call) for call in found.calls)
         return found
+
+
+def wrapper_around(ctx, node: cst.CSTNode) -> cst.Call | None:
+    """The `Tensor(...)` whose data holds `node` (`Tensor(np.ones(3).sum(0))`), None when there is none."""
+    child, parent = node, ctx.parents.get(node)
+    while isinstance(parent, cst.BaseExpression | cst.Arg | cst.Element | cst.Index | cst.SubscriptElement):
+        if isinstance(parent, cst.Call) and ctx.names(parent.func) & TENSOR_WRAPPERS:
+            data = argument(parent, 0, "input_data" if ctx.names(parent.func) & TENSOR_CONSTRUCTORS else "array")
+            if isinstance(child, cst.Arg) and child.value is data:
+                return parent
+        child, parent = parent, ctx.parents.get(parent)
+    return None
 
 
 def numpy_function(ctx, call: cst.Call, prefix: str = "numpy.") -> str | None:
@@ -147,3 +179,13 @@ def is_astype(node: cst.Call) -> bool:
         and len(node.args) == 1
         and node.args[0].keyword is None
     )
+
+
+def is_layout(node: cst.Call) -> bool:
+    """`<expr>.flatten()` or `<expr>.reshape(...)` with positional arguments only (numpy's `order=` differs)."""
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in LAYOUT_METHODS):
+        return False
+    if any(a.keyword is not None or a.star for a in node.args):
+        return False
+    return bool(node.args) if func.attr.value == "reshape" else not node.args

@@ -20,6 +20,7 @@ INPUT = ["float32[B,3,4,4]"]
 
 # file → (rule, Cell, unsafe fixes, input specs)
 CASES = {
+    "gm101_layout_in_tensor": ("GM101", "EyeFlat", False, INPUT),
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),

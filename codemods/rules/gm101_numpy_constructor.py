@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function
+from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
 
 
@@ -15,7 +15,9 @@ class NumpyConstructor(Rule):
     What it does:
         Finds `np.ones/zeros/full/empty/eye/arange/linspace/ones_like/zeros_like/full_like` inside
         `construct` (and other graph code) — bare, or wrapped in `Tensor(...)`, `ms.Tensor(..., dtype=...)`,
-        `Tensor.from_numpy(...)`, with `.astype(...)` — and rewrites the whole expression to one `ops` call.
+        `Tensor.from_numpy(...)`, with `.astype(...)`, `.flatten()` or `.reshape(...)` between them — and
+        rewrites the whole expression to one `ops` call (followed by the same `.flatten()`/`.reshape(...)`), so
+        no `Tensor(...)` is left around a tensor and the dtype the wrapper asks for is kept.
         `np` means host numpy however it is imported (`import numpy as onp`); `mindspore.numpy` is
         graph-native and never touched.
 
@@ -38,7 +40,9 @@ class NumpyConstructor(Rule):
         `ops` disagree on defaults: numpy's float64 stays float64 unless the wrapper names a dtype, and
         `np.full(s, 3)` stays int64. `np.empty` becomes `ops.zeros` (its values were undefined). A call
         whose dtype cannot be known (a variable), or with arguments `ops` has no equal for (`np.eye(k=1)`,
-        `np.linspace(endpoint=False)`), is reported without a fix. Unsafe when the expression holds a
+        `np.linspace(endpoint=False)`), is reported without a fix, and so is a call inside `Tensor(...)` through
+        other numpy work (`Tensor(np.ones(s).sum(0))`): rewriting the call alone would leave `Tensor` around a
+        tensor, which STRICT rejects. Unsafe when the expression holds a
         comment: the fix would drop it.
     """
 
@@ -64,6 +68,10 @@ class NumpyConstructor(Rule):
             f"there is none to fold and compiling fails; use `ops.{NUMPY_CONSTRUCTORS[ctor.name]}`"
         )
         replacement, why_not = self._rewrite(match)
+        wrapper = None if match.is_tensor else wrapper_around(self.ctx, node)
+        if wrapper is not None:
+            # `ops` inside it would leave `Tensor(<tensor>)`, which STRICT rejects (GM105)
+            replacement, why_not = None, f"inside `{self.ctx.code(wrapper.func)}(...)` through other numpy work"
         if replacement is None:
             self.report(node, f"{message} ({why_not}: rewrite by hand)")
         else:
@@ -90,7 +98,7 @@ class NumpyConstructor(Rule):
             imports.append(dtype_import)
         template = _template(ctor, dtype)
         used = {key: value for key, value in values.items() if "{" + key + "}" in template}
-        return (parse_template_expression(template, **used), tuple(imports)), None
+        return (match.reapply(parse_template_expression(template, **used)), tuple(imports)), None
 
 
 _LIKE = {"ones_like", "zeros_like", "full_like"}

@@ -105,7 +105,7 @@ class NumpyRandom(Rule):
             expression, values["scale"] = f"{expression} * {{scale}}", atom(scale)
         if offset is not None:
             expression, values["offset"] = f"{expression} + {{offset}}", atom(offset)
-        return parse_template_expression(expression, **values), (needed, dtype_import)
+        return match.reapply(parse_template_expression(expression, **values)), (needed, dtype_import)
 
     def _size(self, draw: _Draw, op: str) -> cst.BaseExpression:
         size = draw.args["size"]
