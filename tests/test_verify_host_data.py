@@ -24,6 +24,7 @@ CASES = {
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
+    "gm105_tensor_cast": ("GM105", "Half", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
     "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
@@ -69,7 +70,7 @@ def test_gm102_numpy_draws_are_frozen_and_ops_draws_are_not(reports):
 
 
 def test_gm105_and_gm106_originals_fail_strict_and_export_only(reports):
-    for name in ("gm105_tensor_from_tensors", "gm106_host_sync"):
+    for name in ("gm105_tensor_from_tensors", "gm105_tensor_cast", "gm106_host_sync"):
         assert failing(reports[name][0], "before") == {"strict", "export"}, name
 
 
