@@ -22,6 +22,7 @@ INPUT = ["float32[B,3,4,4]"]
 CASES = {
     "gm301_len_of_tensor": ("GM301", "BatchFlatten", False, INPUT, None),
     "gm302_view_minus_one": ("GM302", "Flattens", True, INPUT, None),
+    "gm303_round_slice_bound": ("GM303", "KeepRate", False, INPUT, None),
     "gm401_tensor_condition": ("GM401", "Branches", True, INPUT, None),
     "gm402_dynamic_loop": ("GM402", "PerRow", False, INPUT, ["graph", "dynamic"]),
 }
@@ -57,6 +58,12 @@ def test_gm301_len_of_a_dynamic_batch_used_as_a_shape_fails_only_dynamic(reports
     report, _ = reports["gm301_len_of_tensor"]
     assert failing(report, "before") == {"dynamic"}
     assert "Reshape" in report.verdict("dynamic", "before").problem
+
+
+def test_gm303_round_as_a_slice_bound_fails_every_graph_config(reports):
+    report, _ = reports["gm303_round_slice_bound"]
+    assert failing(report, "before") == set(CHECKS)
+    assert "MakeSlice" in report.verdict("graph", "before").problem
 
 
 def test_gm302_minus_one_works_everywhere_in_mindspore_2_10(reports):
