@@ -23,6 +23,7 @@ CASES = {
     "gm301_len_of_tensor": ("GM301", "BatchFlatten", False, INPUT, None),
     "gm302_view_minus_one": ("GM302", "Flattens", True, INPUT, None),
     "gm303_round_slice_bound": ("GM303", "KeepRate", False, INPUT, None),
+    "gm304_repeat_interleave_dimension": ("GM304", "AllPairs", False, INPUT, None),
     "gm401_tensor_condition": ("GM401", "Branches", True, INPUT, None),
     "gm402_dynamic_loop": ("GM402", "PerRow", False, INPUT, ["graph", "dynamic"]),
 }
@@ -64,6 +65,12 @@ def test_gm303_round_as_a_slice_bound_fails_every_graph_config(reports):
     report, _ = reports["gm303_round_slice_bound"]
     assert failing(report, "before") == set(CHECKS)
     assert "MakeSlice" in report.verdict("graph", "before").problem
+
+
+def test_gm304_repeat_interleave_by_the_batch_fails_only_dynamic(reports):
+    report, _ = reports["gm304_repeat_interleave_dimension"]
+    assert "dynamic" in failing(report, "before")
+    assert "input_data" in report.verdict("dynamic", "before").problem
 
 
 def test_gm302_minus_one_works_everywhere_in_mindspore_2_10(reports):
