@@ -57,6 +57,7 @@ CELLS: dict[str, Cell | None] = {
     ),
     "GM105": Cell(_HOST + "gm105_tensor_from_tensors.py", "Stats"),
     "GM106": Cell(_HOST + "gm106_host_sync.py", "RoundTrip"),
+    "GM107": Cell(_HOST + "gm107_numpy_dtype.py", "HalfMask"),
     "GM201": Cell(_HOST + "gm201_set_data.py", "Grow"),
     "GM202": Cell(_HOST + "gm202_attribute_mutation.py", "Counter"),
     "GM203": Cell(_HOST + "gm203_python_list_of_cells.py", "Stack", ("float32[B,8]",)),

@@ -26,6 +26,7 @@ CASES = {
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
     "gm105_tensor_cast": ("GM105", "Half", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
+    "gm107_numpy_dtype": ("GM107", "HalfMask", False, INPUT),
     "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
@@ -53,7 +54,7 @@ def failing(report: Report, version: str) -> set[str]:
     return {v.check for v in report.verdicts if v.version == version and not v.passed}
 
 
-@pytest.mark.parametrize("name", [n for n in CASES if n != "gm106_compiles_everywhere"])
+@pytest.mark.parametrize("name", [n for n in CASES if n not in ("gm106_compiles_everywhere", "gm107_numpy_dtype")])
 def test_the_fix_passes_every_check_with_the_numbers_of_pynative(reports, name):
     report, applied = reports[name]
     assert applied, f"{name}: graphmend fixed nothing"
@@ -72,6 +73,14 @@ def test_gm102_numpy_draws_are_frozen_and_ops_draws_are_not(reports):
 def test_gm105_and_gm106_originals_fail_strict_and_export_only(reports):
     for name in ("gm105_tensor_from_tensors", "gm105_tensor_cast", "gm106_host_sync"):
         assert failing(reports[name][0], "before") == {"strict", "export"}, name
+
+
+def test_gm107_numpy_dtypes_fail_even_in_pynative_and_the_fix_runs_everywhere(reports):
+    report, applied = reports["gm107_numpy_dtype"]
+    assert applied == 2
+    assert report.reference.version == "after", report.reference  # the original fails in PyNative
+    assert failing(report, "before") == set(CHECKS)
+    assert failing(report, "after") == set(), [v.problem for v in report.verdicts if not v.passed]
 
 
 def test_gm203_python_list_fails_every_graph_config(reports):
