@@ -23,7 +23,7 @@ CASES = {
     "gm301_len_of_tensor": ("GM301", "BatchFlatten", False, INPUT, None),
     "gm302_view_minus_one": ("GM302", "Flattens", True, INPUT, None),
     "gm303_round_slice_bound": ("GM303", "KeepRate", False, INPUT, None),
-    "gm304_repeat_interleave_dimension": ("GM304", "AllPairs", False, INPUT, None),
+    "gm304_dynamic_repeats": ("GM304", "AllPairs", False, INPUT, None),
     "gm401_tensor_condition": ("GM401", "Branches", True, INPUT, None),
     "gm402_dynamic_loop": ("GM402", "PerRow", False, INPUT, ["graph", "dynamic"]),
 }
@@ -68,7 +68,7 @@ def test_gm303_round_as_a_slice_bound_fails_every_graph_config(reports):
 
 
 def test_gm304_repeat_interleave_by_the_batch_fails_only_dynamic(reports):
-    report, _ = reports["gm304_repeat_interleave_dimension"]
+    report, _ = reports["gm304_dynamic_repeats"]
     assert "dynamic" in failing(report, "before")
     assert "input_data" in report.verdict("dynamic", "before").problem
 

@@ -9,7 +9,7 @@ from codemods.numpy_calls import argument
 from codemods.rule import Rule
 
 
-class RepeatInterleaveDimension(Rule):
+class DynamicRepeats(Rule):
     """`repeat_interleave(x, <shape dimension>, axis)` in graph code → `broadcast_to` and `reshape`.
 
     What it does:
@@ -40,7 +40,7 @@ class RepeatInterleaveDimension(Rule):
     """
 
     CODE = "GM304"
-    NAME = "repeat-interleave-dimension"
+    NAME = "dynamic-repeats"
     BREAKS = "dynamic, dynamic export"
     FIX = "safe"
 
