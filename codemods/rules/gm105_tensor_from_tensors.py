@@ -41,7 +41,8 @@ class TensorFromTensors(Rule):
         the original names a dtype: same values, same dtype. Unsafe for a list without one, because `Tensor`
         widens integer tensors to Int64 where `ops.stack` keeps their dtype (measured: `Tensor([int32,
         int32])` is Int64). A list that mixes tensors and Python numbers is reported without a fix
-        (`ops.stack` takes tensors only), and so is a call with other arguments (`shape=`, `init=`).
+        (`ops.stack` takes tensors only), and so is a call with other arguments (`shape=`, `init=`) or on an
+        input of the function (`Tensor(x, ms.float16)`: PyNative passes numpy arrays through as they are).
     """
 
     CODE = "GM105"
@@ -69,14 +70,22 @@ class TensorFromTensors(Rule):
             f"`{self.ctx.code(data)}`: STRICT syntax and export reject it (\"the inputs should be constant\"); "
             f"use {use}"
         )
-        if extra:
-            self.report(node, f"{message} (it passes more arguments: rewrite by hand)")
+        why = "it passes more arguments" if extra else self._input_name(data)
+        if why:
+            self.report(node, f"{message} ({why}: rewrite by hand)")
             return
         if dtype is None:
             self.report(node, message, data.with_changes(lpar=[], rpar=[]) if data.lpar else data, "safe")
             return
         replacement = parse_template_expression("{data}.astype({dtype})", data=atom(data), dtype=dtype)
         self.report(node, message, replacement, "safe")
+
+    def _input_name(self, data: cst.BaseExpression) -> str:
+        """Why an input used as an array may be a numpy array ("" when it is not an input)."""
+        bindings = self.values.bindings(data.value) if isinstance(data, cst.Name) else []
+        if bindings and all(b.kind == "param" for b in bindings):
+            return "an input may be a host numpy array, which has no `.astype(ms dtype)`"
+        return ""
 
     def _list(self, node: cst.Call, data: cst.List | cst.Tuple, dtype: cst.BaseExpression | None, extra: bool) -> None:
         if not data.elements:

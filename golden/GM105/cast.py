@@ -11,7 +11,8 @@ class Casts(nn.Cell):
         also = ms.tensor(ops.relu(x), dtype=ms.int32)
         same = Tensor(x.mean(axis=1))
         shaped = Tensor(x.sum(), ms.float32, shape=(1,))
-        return half, also, same, shaped
+        raw = Tensor(x, ms.float32)
+        return half, also, same, shaped, raw
 
 
 class LeftAlone(nn.Cell):
