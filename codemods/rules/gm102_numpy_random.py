@@ -7,7 +7,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.builders import atom
 from codemods.calls import dotted_name
-from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function
+from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
 
 
@@ -76,6 +76,9 @@ class NumpyRandom(Rule):
         """Why a bare draw cannot become a tensor here ("" when it can)."""
         if match.is_tensor:
             return ""
+        wrapper = wrapper_around(self.ctx, node)
+        if wrapper is not None:  # an `ops` draw there would leave `Tensor` around a tensor (GM105)
+            return f"inside `{self.ctx.code(wrapper.func)}(...)` through other numpy work"
         parent = self.ctx.parents.get(node)
         if isinstance(parent, cst.Attribute):
             return f"the result is used as a numpy array (`.{parent.attr.value}`)"
