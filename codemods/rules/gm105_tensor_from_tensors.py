@@ -67,7 +67,7 @@ class TensorFromTensors(Rule):
         use = "the tensor itself" if dtype is None else "`.astype`"
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} builds a tensor from the tensor "
-            f"`{self.ctx.code(data)}`: STRICT syntax and export reject it (\"the inputs should be constant\"); "
+            f'`{self.ctx.code(data)}`: STRICT syntax and export reject it ("the inputs should be constant"); '
             f"use {use}"
         )
         why = "it passes more arguments" if extra else self._input_name(data)

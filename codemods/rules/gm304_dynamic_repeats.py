@@ -28,9 +28,9 @@ class DynamicRepeats(Rule):
         passes all four, equal element for element, for axis 0 and axis 1.
 
     Example:
-        keys = ops.repeat_interleave(k, k.shape[0], 0)
+        keys = ops.repeat_interleave(k, n, 0)
         # becomes
-        keys = ops.broadcast_to(k.expand_dims(1), k.shape[:1] + (k.shape[0],) + k.shape[1:]).reshape((-1,) + k.shape[1:])
+        keys = ops.broadcast_to(k.expand_dims(1), k.shape[:1] + (n,) + k.shape[1:]).reshape((-1,) + k.shape[1:])
 
     Fix safety:
         Safe: the same values in the same order and the same dtype. Reported without a fix when `x` is not
@@ -72,9 +72,7 @@ class DynamicRepeats(Rule):
 
     def _parts(self, node: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression | None] | None:
         """(tensor, repeats, axis) of a `repeat_interleave` call; None for any other call."""
-        if self.values.op_name(node.func) == "repeat_interleave" and "mindspore.ops.repeat_interleave" in self.ctx.names(
-            node.func
-        ):
+        if "mindspore.ops.repeat_interleave" in self.ctx.names(node.func):
             tensor, repeats = argument(node, 0, "input"), argument(node, 1, "repeats")
             axis, count = argument(node, 2, "axis"), 3
         else:
