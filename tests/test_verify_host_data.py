@@ -21,6 +21,7 @@ INPUT = ["float32[B,3,4,4]"]
 # file → (rule, Cell, unsafe fixes, input specs)
 CASES = {
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
+    "gm103_numpy_call": ("GM103", "HostSqrt", False, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
