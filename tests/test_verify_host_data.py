@@ -26,6 +26,7 @@ CASES = {
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
     "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
+    "gm106_fed_to_numpy": ("GM106", "HostReduce", False, INPUT),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
 }
