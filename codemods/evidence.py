@@ -59,7 +59,7 @@ CELLS: dict[str, Cell | None] = {
     "GM106": Cell(_HOST + "gm106_host_sync.py", "RoundTrip"),
     "GM107": Cell(_HOST + "gm107_numpy_dtype.py", "HalfMask"),
     "GM201": Cell(_HOST + "gm201_set_data.py", "Grow"),
-    "GM202": Cell(_HOST + "gm202_attribute_mutation.py", "Counter"),
+    "GM202": Cell(_HOST + "gm202_scratch.py", "Scratch"),
     "GM203": Cell(_HOST + "gm203_python_list_of_cells.py", "Stack", ("float32[B,8]",)),
     "GM204": Cell(_HOST + "gm204_constant_augassign.py", "RPNLoss"),
     "GM301": Cell(_SHAPES + "gm301_len_of_tensor.py", "BatchFlatten"),

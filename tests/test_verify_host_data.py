@@ -22,12 +22,15 @@ INPUT = ["float32[B,3,4,4]"]
 CASES = {
     "gm101_layout_in_tensor": ("GM101", "EyeFlat", False, INPUT),
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
+    "gm103_numpy_call": ("GM103", "HostSqrt", False, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
     "gm105_tensor_cast": ("GM105", "Half", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),
     "gm107_numpy_dtype": ("GM107", "HalfMask", False, INPUT),
     "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
+    "gm106_fed_to_numpy": ("GM106", "HostReduce", False, INPUT),
+    "gm202_scratch": ("GM202", "Scratch", False, INPUT),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
 }

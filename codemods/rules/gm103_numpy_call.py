@@ -2,26 +2,27 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.helpers import parse_template_expression
 
 from codemods.names import NUMPY_DTYPES
-from codemods.numpy_calls import NUMPY_CONSTRUCTORS
+from codemods.numpy_calls import FAILS_ON_TENSORS, NUMPY_CONSTRUCTORS, NUMPY_TO_OPS, Outermost, Wrapped, twin_call, twin_safety
 from codemods.rule import Rule
 
-# numpy functions whose graph-native twin has another name; the rest are spelled `ops.<same name>`
-_OPS_NAME = {
-    "concatenate": "concat", "power": "pow", "absolute": "abs", "clip": "clamp", "amax": "amax",
-    "amin": "amin", "transpose": "transpose", "array": "stack", "asarray": "stack", "dot": "matmul",
-    "mean": "mean", "sum": "sum", "prod": "prod", "max": "amax", "min": "amin", "expand_dims": "expand_dims",
-}  # fmt: skip
+_SEQUENCE_FIRST = {"concatenate", "stack"}  # the ops functions that take a list of tensors
 _NOT_COMPUTATION = {"finfo", "iinfo", "dtype", "result_type", "can_cast", "promote_types", "issubdtype"}
 
 
 class NumpyCall(Rule):
-    """Host numpy functions applied to tensors in graph code (`np.sqrt(x)`, `np.concatenate([a, b])`).
+    """Host numpy functions applied to tensors in graph code → the `ops` function computing the same thing.
 
     What it does:
         Reports calls of host numpy (`np.*`, however imported; never `mindspore.numpy`) inside `construct`
         and other graph code when an argument is a tensor, and names the `ops` function to use instead.
+        Where the call is wrapped back into a tensor — `Tensor(np.f(t, ...))`, `Tensor(np.f(t), dtype)`,
+        `Tensor.from_numpy(...)` — and `np.f` is in the table `codemods.numpy_calls.NUMPY_TO_OPS`
+        (reductions with `axis`/`keepdims`, elementwise math, `concatenate`/`stack`, `where`, `clip`,
+        `transpose`/`reshape`/`tile`, `matmul`…), the whole expression becomes `ops.f(t, ...)` (with
+        `.astype(dtype)` when the wrapper names one). A bare numpy call is an array and is only reported.
         numpy constructors and `np.random` have their own rules (GM101, GM102). numpy on Python constants
         and on shapes (`np.sqrt(self.dim)`, `np.prod(x.shape[1:])`) is not reported: GRAPH_MODE folds it at
         compile time, and it compiled in every configuration measured, a dynamic batch included.
@@ -29,45 +30,91 @@ class NumpyCall(Rule):
     Why it breaks graph mode:
         numpy cannot run inside a compiled graph; it needs the tensor's values on the host. LAX syntax runs
         the call through the Python fallback, but STRICT syntax and MindIR export reject it: "the inputs
-        should be constant, but found variable" (measured: `Tensor(np.sqrt(x), ms.float32)`).
+        should be constant, but found variable" (measured: `Tensor(np.sqrt(x), ms.float32)`). numpy's
+        reductions (`np.sum`, `np.mean`, `np.max`…) applied to a tensor fail even in PyNative on
+        MindSpore 2.10: numpy calls the tensor's own method with `out=None`, which `Tensor.sum` rejects.
 
     Example:
         y = Tensor(np.sqrt(x), ms.float32)
-        # becomes, by hand
-        y = ops.sqrt(x)
+        # becomes
+        y = ops.sqrt(x).astype(ms.float32)
 
     Fix safety:
-        No fix: numpy's results are numpy arrays with numpy's type promotion (float64 from integer inputs),
-        and the code around the call usually has to change with it.
+        Each table entry was run in MindSpore 2.10 (PyNative) next to numpy on float32, float16 and int32
+        inputs (tests/test_numpy_table.py, one child process for the table). Safe when the entry gave
+        numpy's numbers and dtype on all three, or numpy's numbers when the wrapper names the dtype (`sqrt`
+        is float64 on int32 in numpy, float32 in `ops`). Unsafe otherwise, and the message says on which
+        dtype it differs: on int32 inputs `ops.mean` keeps int32 and `ops.exp`, `ops.log`, `ops.sin`…
+        have no CPU kernel, where numpy computes in float64. Entries measured different on float32 are
+        not in the table (`np.any`, `np.flip` with an int axis, `np.roll`): reported without a fix.
     """
 
     CODE = "GM103"
     NAME = "numpy-call"
     BREAKS = "STRICT, export"
-    FIX = "none"
+    FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._handled: set[int] = set()
+        self._outermost = Outermost()
 
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self._handled:
             return
-        name = self._numpy_function(node)
-        if name is None:
+        match = self._outermost.match(self.ctx, node, self._numpy_call, lambda _: None)
+        if match is None:
             return
-        tensor = self._tensor_argument(node)
-        if tensor is None:
-            return
+        call, name, tensor = match.core
         self._handled.update(id(c) for c in m.findall(node, m.Call()))
-        alternative = f"`ops.{_OPS_NAME.get(name, name)}`" if name.isidentifier() else "an `ops` function"
-        self.report(
-            node,
-            f"host numpy `{self.ctx.code(node.func)}` in {self.ctx.where()} is applied to the tensor "
+        twin = NUMPY_TO_OPS.get(name)
+        alternative = f"`{twin.ops.removeprefix('mindspore.')}`" if twin else "an `ops` function"
+        message = (
+            f"host numpy `{self.ctx.code(call.func)}` in {self.ctx.where()} is applied to the tensor "
             f"`{self.ctx.code(tensor)}`: LAX runs it through the Python fallback, but STRICT syntax and MindIR "
-            f'export reject it ("the inputs should be constant"); use {alternative} (by hand: numpy returns '
-            "an array with numpy's dtypes)",
+            f'export reject it ("the inputs should be constant"); use {alternative}'
         )
+        if name in FAILS_ON_TENSORS and call.args and self.values.is_tensor(call.args[0].value):
+            message += f" (on a tensor `np.{name}` calls `Tensor.{name}(..., out=None)`, which fails even in PyNative)"
+        fix, why_not = self._rewrite(match) if twin else (None, "")
+        if fix is None:
+            by_hand = f"{why_not}: rewrite by hand" if why_not else "by hand: numpy returns an array with numpy's dtypes"
+            self.report(node, f"{message} ({by_hand})")
+            return
+        replacement, imports, unsafe_why = fix
+        self.report(node, message + (f" ({unsafe_why})" if unsafe_why else ""), replacement,
+                    "unsafe" if unsafe_why else "safe", imports)  # fmt: skip
+
+    def _numpy_call(self, node: cst.Call) -> tuple[cst.Call, str, cst.BaseExpression] | None:
+        name = self._numpy_function(node)
+        tensor = self._tensor_argument(node) if name is not None else None
+        return None if tensor is None else (node, name, tensor)
+
+    def _rewrite(self, match: Wrapped) -> tuple[tuple[cst.BaseExpression, tuple, str] | None, str]:
+        """`Tensor(np.f(t, ...)[, dtype])` → `ops.f(t, ...)[.astype(dtype)]`; a bare numpy call is an array
+        and stays one (the code around it decides what it becomes)."""
+        call, name, _ = match.core
+        if not match.is_tensor:
+            return None, "its result is a numpy array, not wrapped in `Tensor(...)`"
+        if match.dtype is not None and match.dtype.unknown:
+            return None, "its dtype cannot be known here"
+        twin = NUMPY_TO_OPS[name]
+        first = call.args[0].value if call.args and not call.args[0].keyword else None
+        sequence = isinstance(first, (cst.List, cst.Tuple))
+        if first is None or sequence != (name in _SEQUENCE_FIRST) or not (sequence or self.values.is_tensor(first)):
+            return None, "`ops` takes a tensor where numpy takes any array-like"
+        ops_call, needed = twin_call(self.ctx, call, twin)
+        if ops_call is None:
+            return None, needed
+        imports = [needed]
+        result: cst.BaseExpression = ops_call
+        if match.dtype is not None:
+            dtype, dtype_import = match.dtype.expression(self.ctx)
+            imports.append(dtype_import)
+            result = parse_template_expression("{call}.astype({dtype})", call=ops_call, dtype=dtype)
+        fails = name in FAILS_ON_TENSORS
+        # the original fails in PyNative too: there are no numbers of numpy's to keep
+        return (result, tuple(imports), "" if fails else twin_safety(twin, cast=match.dtype is not None)), ""
 
     def _numpy_function(self, node: cst.Call) -> str | None:
         func = node.func

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from codemods.rule import Rule
+from codemods.scopes import is_self_attribute
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -13,35 +15,86 @@ _PLAIN = (
 
 
 class AttributeMutation(Rule):
-    """`self.attr = value` in graph code where `attr` is not a Parameter.
+    """`self.attr = value` in graph code where `attr` is not a Parameter → a local variable where it is scratch.
 
     What it does:
         Reports assignments (`=`, `+=`, unpacking) to an attribute of the Cell inside `construct` (and
         other graph code) when `__init__` sets that attribute to a plain value — a number, a string, `None`,
         a container, a `Tensor(...)` — or does not set it at all. Attributes declared as `Parameter` in
         `__init__` are fine and not reported; neither are attributes `__init__` sets from calls graphmend
-        cannot see into.
+        cannot see into. Three forms are fixed, when no other method, subclass or code of the file reads
+        the attribute (`.attr` appears nowhere else but in `__init__`) and the method's first use of it is
+        a top-level assignment: a value computed and read only later in the same call becomes a local
+        variable; a value never read is removed (when computing it has no effect); a lazily cached value
+        (`if self.cache is None: self.cache = ...`, `__init__` setting it to `None`) is computed into a
+        local variable on every call. One finding covers every such attribute of the method, reported at
+        the method. Real state across calls (`self.calls = self.calls + 1`) is reported only.
 
     Why it breaks graph mode:
         A compiled graph can only update state that lives in Parameters. LAX syntax runs the assignment
         through the Python fallback (the Python attribute changes as in PyNative), but STRICT syntax and
         MindIR export reject it: "if need to modify a member attribute of a class with self.calls, the
-        member attribute must be of the Parameter type".
+        member attribute must be of the Parameter type" (measured on MindSpore 2.10,
+        tests/verify_rules/host_data/gm202_*.py).
 
     Example:
-        self.calls = self.calls + 1          # self.calls = 0 in __init__
-        # becomes, by hand
-        ops.assign_add(self.calls, 1)        # self.calls = Parameter(Tensor(0, ms.int32), requires_grad=False)
+        self.probs = ops.softmax(scores, -1)
+        out = ops.matmul(self.probs, v)
+        # becomes
+        probs = ops.softmax(scores, -1)
+        out = ops.matmul(probs, v)
 
     Fix safety:
-        No fix: whether the value is state that must outlive the call (make it a Parameter and update it with
-        `ops.assign`) or a scratch value (use a local variable) is a design decision.
+        Safe for a value read only later in the same call, a value never read, and a cache whose value
+        depends on no input of the call: the outputs and the Parameters are those of the original (the
+        attribute itself is no longer set, which only Python code outside the file could see). Unsafe for a
+        cache computed from the call's inputs: the original kept the first call's value for every later
+        call, the fix computes it each time (equal when the inputs' shapes do not change). State across
+        calls has no fix: making it a Parameter needs its dtype and shape, and `ops.assign` to update it.
     """
 
     CODE = "GM202"
     NAME = "attribute-mutation"
     BREAKS = "STRICT, export"
-    FIX = "none"
+    FIX = "safe/unsafe"
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._fixed: set[int] = set()  # the graph functions whose scratch attributes are reported
+
+    def _report_scratch(self) -> None:
+        """One finding for every scratch attribute of the function, fixed together (one node, one fix)."""
+        function = self.ctx.current.node  # type: ignore[union-attr]
+        self._fixed.add(id(function))
+        taken: set[str] = set()
+        found: list[_Scratch] = []
+        for target in _self_targets(function):
+            name = target.attr.value
+            plain = self._plain_value(name)
+            if plain is not None and name not in {f.attr for f in found}:
+                fix = _Scratch.of(self, name, plain, taken)
+                if fix is not None:
+                    found.append(fix)
+                    taken.add(fix.local)
+        safe = [f for f in found if f.applicability == "safe"]
+        later = [f for f in found if f not in safe] if safe else []
+        found = safe or found  # the unsafe ones, once the safe ones are fixed (the next pass finds them)
+        replacements = {id(f.statement): f.replacement for f in found if f.replacement is not f.statement}
+        body = [replacements.get(id(st), st) for st in function.body.body]
+        fixed = function.with_changes(body=function.body.with_changes(body=[st for st in body if st is not None]))
+        for f in found:
+            fixed = fixed.visit(_ToLocal(f.attr, f.local))
+        lines = "; ".join(f"`self.{f.attr}` (line {self.ctx.positions[f.target].start.line}) {f.why}" for f in found)
+        if later:
+            lines += "; then, with unsafe fixes: " + "; ".join(f"`self.{f.attr}` {f.why}" for f in later)
+        unsafe = any(f.applicability == "unsafe" for f in found)
+        self.report(
+            function,
+            f"{self.ctx.where()} assigns attributes that are not Parameters, which STRICT syntax and MindIR "
+            f'export reject ("the member attribute must be of the Parameter type"): {lines}',
+            fixed,
+            "unsafe" if unsafe else "safe",
+        )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -70,12 +123,18 @@ class AttributeMutation(Rule):
         was = (
             f"`__init__` sets it to `{self.ctx.code(plain)}`" if plain is not _UNSET else "it is not set in `__init__`"
         )
-        self.report(
-            target,
+        message = (
             f"`{attr}` is assigned in {self.ctx.where()} but is not a Parameter ({was}): STRICT syntax and "
-            f'MindIR export reject this ("the member attribute must be of the Parameter type"); keep the value '
-            f"in a local variable, or declare `{attr}` a Parameter in `__init__` and update it with `ops.assign`",
+            f'MindIR export reject this ("the member attribute must be of the Parameter type")'
         )
+        if _Scratch.of(self, target.attr.value, plain, set()) is None:
+            self.report(
+                target,
+                f"{message}; keep the value in a local variable, or declare `{attr}` a Parameter in `__init__` "
+                "and update it with `ops.assign`",
+            )
+        elif id(self.ctx.current.node) not in self._fixed:  # type: ignore[union-attr]
+            self._report_scratch()
 
     def _plain_value(self, attr: str) -> cst.BaseExpression | None:
         """What makes `attr` a plain attribute: the value `__init__` gives it, `_UNSET`, or None (don't know)."""
@@ -119,6 +178,133 @@ class AttributeMutation(Rule):
         if isinstance(value, cst.Call):
             return self.values.is_constant_tensor(value) and not self.ctx.names(value.func) & _PARAMETERS
         return False
+
+
+class _Scratch:
+    """A plain attribute that is only scratch space of one call, and the edit that makes it a local.
+
+    Three forms, each found in real Cells: a value written and then read later in the same call
+    (→ a local variable), a value written and never read anywhere (→ removed, when computing it has no
+    effect), and a lazily cached value `if self.a is None: self.a = ...` (→ computed on every call).
+    """
+
+    def __init__(self, attr, target, statement, replacement, local, why, applicability) -> None:
+        self.attr, self.target, self.statement, self.replacement = attr, target, statement, replacement
+        self.local, self.why, self.applicability = local, why, applicability
+
+    @classmethod
+    def of(cls, rule: AttributeMutation, attr: str, plain: cst.BaseExpression, taken: set[str]) -> _Scratch | None:
+        ctx = rule.ctx
+        function, cell = ctx.current.node, ctx.current.cell  # type: ignore[union-attr]
+        if function not in cell.body.body or _used_elsewhere(ctx.module, cell, function, attr):  # type: ignore[union-attr]
+            return None
+        uses = [n for n in m.findall(function.body, m.Attribute(attr=m.Name(attr))) if is_self_attribute(n)]
+        if not uses or any(_in_nested_scope(ctx, n, function) for n in uses):
+            return None
+        first = _first_write(function, uses[0])
+        if first is None:
+            return None
+        statement, target, value, lazy = first
+        if any(is_self_attribute(n) and n.attr.value == attr for n in m.findall(value, m.Attribute())):
+            return None  # `self.a = self.a + 1`: state across calls (a Parameter and `ops.assign`, by hand)
+        if lazy and not (isinstance(plain, cst.Name) and plain.value == "None"):
+            return None  # `if self.a is None` must test what `__init__` set
+        reads = len(uses) > (2 if lazy else 1)
+        local = _local_name(ctx.module, attr, taken)
+        if not lazy and not reads and rule.values.is_pure(value):
+            return cls(attr, target, statement, None, local, "is never read: the fix removes it", "safe")
+        if not lazy:
+            why = f"is read only later in the same call: the fix keeps it in the local variable `{local}`"
+            return cls(attr, target, statement, statement, local, why, "safe")
+        inner = statement.body.body[0].with_changes(leading_lines=statement.leading_lines)
+        if _depends_on_call(function, value):
+            why = (
+                f"caches a value computed from this call's inputs: the fix computes it into `{local}` on every "
+                "call (unsafe: the original kept the first call's value for every later call)"
+            )
+            return cls(attr, target, statement, inner, local, why, "unsafe")
+        why = f"caches a value that depends on no input: the fix computes it into `{local}` on every call"
+        return cls(attr, target, statement, inner, local, why, "safe")
+
+
+def _self_targets(function: cst.FunctionDef) -> list[cst.Attribute]:
+    found = []
+    for node in m.findall(function.body, m.AssignTarget() | m.AugAssign() | m.AnnAssign()):
+        if is_self_attribute(node.target):
+            found.append(node.target)
+    return found
+
+
+def _used_elsewhere(module: cst.Module, cell: cst.ClassDef, function: cst.FunctionDef, attr: str) -> bool:
+    """`.attr` anywhere in the file but in `function` and `__init__` of `cell` (other methods, subclasses,
+    code that reads `net.attr`)."""
+    init = [f for f in cell.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "__init__"]
+    inside = {id(n) for scope in (function, *init) for n in m.findall(scope, m.Attribute(attr=m.Name(attr)))}
+    return any(id(n) not in inside for n in m.findall(module, m.Attribute(attr=m.Name(attr))))
+
+
+def _in_nested_scope(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> bool:
+    parent = ctx.parents.get(node)
+    while parent is not None and parent is not function:
+        if isinstance(parent, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            return True
+        parent = ctx.parents.get(parent)
+    return False
+
+
+def _first_write(function: cst.FunctionDef, first: cst.Attribute):
+    """(statement, value, lazy) when the first use of the attribute writes it in a top-level statement of
+    `function`: `self.a = value`, or `if self.a is None: self.a = value`; None otherwise."""
+    for statement in function.body.body:
+        if m.matches(statement, m.SimpleStatementLine([m.Assign([m.AssignTarget()])])):
+            assign = statement.body[0]
+            if assign.targets[0].target is first:
+                return statement, first, assign.value, False
+        if m.matches(
+            statement,
+            m.If(
+                test=m.Comparison(comparisons=[m.ComparisonTarget(m.Is(), m.Name("None"))]),
+                body=m.IndentedBlock([m.SimpleStatementLine([m.Assign([m.AssignTarget()])])]),
+                orelse=None,
+            ),
+        ) and statement.test.left is first:
+            assign = statement.body.body[0].body[0]
+            target = assign.targets[0].target
+            if is_self_attribute(target) and target.attr.value == first.attr.value:
+                return statement, target, assign.value, True
+    return None
+
+
+def _local_name(module: cst.Module, attr: str, taken: set[str]) -> str:
+    """`attr`, or a variant no name of the file (an attribute name aside) uses."""
+    attrs = {id(n.attr) for n in m.findall(module, m.Attribute())}
+    used = taken | {n.value for n in m.findall(module, m.Name()) if id(n) not in attrs}
+    for candidate in (attr, f"{attr}_", f"_{attr}_local"):
+        if candidate not in used:
+            return candidate
+    return f"_{attr}_{len(used)}"
+
+
+def _depends_on_call(function: cst.FunctionDef, value: cst.BaseExpression) -> bool:
+    """`value` names a parameter or a local variable of `function` (it changes from call to call)."""
+    names = {p.name.value for p in function.params.params} | {p.name.value for p in function.params.kwonly_params}
+    for node in m.findall(function.body, m.AssignTarget() | m.AugAssign() | m.For()):
+        names |= {n.value for n in m.findall(node.target, m.Name())}
+    names.discard("self")
+    return any(n.value in names for n in m.findall(value, m.Name()))
+
+
+class _ToLocal(cst.CSTTransformer):
+    """`self.<attr>` → `<local>` everywhere in a function."""
+
+    def __init__(self, attr: str, local: str) -> None:
+        super().__init__()
+        self.attr, self.local = attr, local
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if is_self_attribute(original) and original.attr.value == self.attr:
+            return cst.Name(self.local, lpar=original.lpar, rpar=original.rpar)
+        return updated
 
 
 _UNSET = cst.Name("None")  # marker: the attribute is not set outside graph code

@@ -1,4 +1,4 @@
-"""GM103 (report only): host numpy applied to a tensor in construct."""
+"""GM103: host numpy applied to tensors in construct, wrapped back into tensors."""
 
 import mindspore as ms
 import numpy as np
@@ -8,4 +8,7 @@ from mindspore import Tensor, nn, ops
 class HostSqrt(nn.Cell):
     def construct(self, x):
         y = Tensor(np.sqrt(ops.abs(x)), ms.float32)
-        return y * 2
+        joined = Tensor(np.concatenate([y, x], axis=1))
+        peak = ms.Tensor.from_numpy(np.maximum(x, 0))
+        gate = Tensor(np.where(x > 0, x, y), ms.float16)
+        return y * 2, joined, peak, gate

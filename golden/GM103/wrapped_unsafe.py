@@ -1,0 +1,14 @@
+import mindspore as ms
+import numpy as np
+from mindspore import Tensor, nn, ops
+
+
+class Normalize(nn.Cell):
+    def construct(self, x):
+        x = ops.relu(x)
+        mean = Tensor(np.mean(x, axis=-1, keepdims=True))  # fails in PyNative too: safe
+        spread = Tensor(np.std([x, x], axis=-1, keepdims=True), ms.float32)  # a list: numpy runs it
+        logs = Tensor(np.log1p(x))
+        order = Tensor(np.argmin(x, axis=1))  # int64 in numpy, int32 in ops
+        ranks = Tensor(np.argmin(x, axis=1), ms.int32)  # the wrapper names the dtype: safe
+        return (x - mean) / spread, logs, order, ranks
