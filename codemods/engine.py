@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import bisect
+import difflib
+import re
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
 import libcst as cst
@@ -12,7 +15,7 @@ from libcst.metadata import CodeRange, MetadataWrapper
 
 from codemods import suppressions
 from codemods.names import ModuleBindings, QualifiedNames, resolve_scopes
-from codemods.rule import FileContext, Finding, Report, Rule, visitor_names
+from codemods.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
 from codemods.scopes import find_graph_code
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
@@ -177,13 +180,85 @@ def _span(pos: CodeRange, outer_first: bool = False) -> tuple:
 def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
     replacements = {id(r.node): r.fix.replacement for r in chosen if r.fix}
     updated = module.visit(_Replace(replacements))
-    imports = {i for r in chosen if r.fix for i in r.fix.imports}
+    return _add_imports(updated, {i for r in chosen if r.fix for i in r.fix.imports})
+
+
+def _add_imports(module: cst.Module, imports: Set[Import]) -> cst.Module:
     if not imports:
-        return updated
+        return module
     context = CodemodContext()
     for module_name, obj in sorted(imports, key=lambda i: (i[0], i[1] or "")):
         AddImportsVisitor.add_needed_import(context, module_name, obj)
-    return AddImportsVisitor(context).transform_module(updated)
+    return AddImportsVisitor(context).transform_module(module)
+
+
+def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
+    """Every text edit of the report's fix on the code it was found in: its replacement, and the import
+    lines it adds or changes (computed once per set of imports and file)."""
+    assert report.fix is not None
+    imports = frozenset(report.fix.imports)
+    if imports and imports not in ctx.import_edits:
+        module = ctx.wrapper.module
+        ctx.import_edits[imports] = line_edits(module.code, _add_imports(module, imports).code)
+    return tuple(sorted((*ctx.import_edits.get(imports, ()), _replacement_edit(ctx, report))))
+
+
+def _replacement_edit(ctx: FileContext, report: Report) -> Edit:
+    node, replacement = report.node, report.fix.replacement  # type: ignore[union-attr]
+    pos = ctx.positions[node]
+    code = ctx.code(replacement)
+    if isinstance(node, cst.BaseExpression) and not node.lpar and "\n" not in code and "\r" not in code:
+        # the node's range is exactly its code (no parentheses outside it, no indentation to continue)
+        return Edit(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, code)
+    # parentheses (outside the node's range) or continued lines (indented by the blocks around it, which
+    # the node alone does not know): the edit is what changes in the module with the replacement in place
+    old = ctx.wrapper.module.code
+    new = ctx.wrapper.module.deep_replace(node, replacement).code  # type: ignore[union-attr]
+    same = min(len(old), len(new))
+    start = next((i for i in range(same) if old[i] != new[i]), same)
+    tail = next((i for i in range(same - start) if old[-1 - i] != new[-1 - i]), same - start)
+    starts = _line_offsets(old)
+    end = len(old) - tail
+    return Edit(*_position(old, starts, start), *_position(old, starts, end), new[start : len(new) - tail])
+
+
+def _position(text: str, starts: list[int], offset: int) -> tuple[int, int]:
+    """(line, column), 1-based, of `offset` in `text`, whose line starts are `starts` (as line_edits puts
+    them: the end of a text that ends with a newline starts a line of its own; otherwise it ends the last)."""
+    line = bisect.bisect_right(starts, offset) - 1
+    if offset == len(text) and line > 0 and not text.endswith(("\n", "\r")):
+        line -= 1
+    return line + 1, offset - starts[line] + 1
+
+
+def _line_offsets(text: str) -> list[int]:
+    """Where each line of `text` starts (line n at index n - 1), then the end of the text."""
+    starts = [0]
+    for line in _LINE.findall(text):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # Python's line ends, not str.splitlines'
+
+
+def line_edits(old: str, new: str) -> tuple[Edit, ...]:
+    """The lines `new` changes in `old`, as whole-line edits on `old` (applied together, they give `new`)."""
+    before, after = _LINE.findall(old), _LINE.findall(new)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    return tuple(
+        Edit(*_line_start(before, i1), *_line_start(before, i2), "".join(after[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    )
+
+
+def _line_start(lines: list[str], index: int) -> tuple[int, int]:
+    """(line, column), 1-based, where line `index` (0-based) starts: past a last line without a newline,
+    that line's end."""
+    if index < len(lines) or not lines or lines[-1].endswith(("\n", "\r")):
+        return index + 1, 1
+    return len(lines), len(lines[-1]) + 1
 
 
 class _Replace(cst.CSTTransformer):
@@ -229,4 +304,5 @@ def _finding(ctx: FileContext, report: Report) -> Finding:
         fix=fix.applicability if fix else None,
         original=ctx.code(report.node),
         replacement=ctx.code(fix.replacement) if fix else None,
+        edits=_edits(ctx, report) if fix else (),
     )

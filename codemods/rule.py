@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 import libcst as cst
 import libcst.matchers as m
@@ -38,6 +38,16 @@ class Report:
     fix: Fix | None
 
 
+class Edit(NamedTuple):
+    """One text edit of a fix: replace the span (1-based lines and columns, end exclusive) with `content`."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     """A finding as users see it: where, which rule, what to do, and the fix if there is one."""
@@ -53,6 +63,8 @@ class Finding:
     fix: Applicability | None = None
     original: str = ""  # the source text the fix replaces
     replacement: str | None = None  # the text it puts there
+    # every edit the fix makes, in source order: the replacement and the imports it adds (ruff's `fix.edits`)
+    edits: tuple[Edit, ...] = ()
 
     def location(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
@@ -70,6 +82,7 @@ class FileContext:
     graph_functions: list[GraphFunction]
     cell_classes: list[cst.ClassDef]  # the classes of the file taken for an `nn.Cell`, in source order
     current: GraphFunction | None = None  # the graph function being visited
+    import_edits: dict[frozenset[Import], tuple[Edit, ...]] = field(default_factory=dict)  # engine's, per file
     reports: list[Report] = field(default_factory=list)
     _self_assignments: dict[int, dict[str, list[SelfAssignment]]] = field(default_factory=dict)
 

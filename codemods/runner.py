@@ -25,7 +25,7 @@ from pathlib import Path
 
 import codemods
 from codemods.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
-from codemods.rule import Finding
+from codemods.rule import Edit, Finding
 from codemods.rules import RULES
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too.
@@ -251,7 +251,10 @@ def _encode(result: FileResult) -> dict:
 
 
 def _decode(task: Task, entry: dict) -> FileResult:
-    findings = tuple(dataclasses.replace(Finding(**item), path=task.path) for item in entry["findings"])
+    findings = tuple(
+        Finding(**{**item, "path": task.path, "edits": tuple(Edit(*edit) for edit in item["edits"])})
+        for item in entry["findings"]
+    )
     if any(f.code not in RULES or f.path != task.path for f in findings):
         raise KeyError("unknown rule code")
     "".encode(entry["encoding"])  # an unknown encoding raises LookupError: the entry is ignored

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePath
 from urllib.parse import quote
 
-from codemods.rule import Finding
+from codemods.rule import Edit, Finding
 from codemods.rules import RULES
 
 # Characters that let a file name or a message forge lines or terminal sequences: C0 controls (\n, \r,
@@ -78,9 +78,14 @@ def _json_finding(f: Finding) -> dict:
             "end_location": {"row": f.end_line, "column": f.end_column}}  # fmt: skip
     fix = None
     if f.fix is not None:
-        fix = {"applicability": f.fix, "edits": [{"content": f.replacement, **span}]}
+        fix = {"applicability": f.fix, "edits": [_json_edit(e) for e in f.edits]}
     return {"code": f.code, "name": f.name, "message": f.message, "filename": f.path, **span, "fix": fix,
             "url": rule_url(f.code)}  # fmt: skip
+
+
+def _json_edit(edit: Edit) -> dict:
+    return {"content": edit.content, "location": {"row": edit.line, "column": edit.column},
+            "end_location": {"row": edit.end_line, "column": edit.end_column}}  # fmt: skip
 
 
 def sarif(findings: Sequence[Finding], unsafe: bool = False) -> str:
@@ -91,6 +96,7 @@ def sarif(findings: Sequence[Finding], unsafe: bool = False) -> str:
         "tool": {"driver": {"name": "graphmend", "version": _version(),
                             "informationUri": "https://pypi.org/project/graphmend/", "rules": rules}},
         "results": [_sarif_result(f, used.index(f.code)) for f in findings],
+        "columnKind": "unicodeCodePoints",  # graphmend's columns count characters, as Python's do
     }  # fmt: skip
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -124,11 +130,16 @@ def _sarif_result(f: Finding, rule_index: int) -> dict:
         "message": {"text": f.message},
         "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
     }
-    if f.fix is not None and f.replacement is not None:
-        change = {"artifactLocation": artifact,
-                  "replacements": [{"deletedRegion": region, "insertedContent": {"text": f.replacement}}]}  # fmt: skip
+    if f.fix is not None and f.edits:
+        change = {"artifactLocation": artifact, "replacements": [_sarif_replacement(e) for e in f.edits]}
         result["fixes"] = [{"description": {"text": f"{f.fix} fix"}, "artifactChanges": [change]}]
     return result
+
+
+def _sarif_replacement(edit: Edit) -> dict:
+    region = {"startLine": edit.line, "startColumn": edit.column, "endLine": edit.end_line,
+              "endColumn": edit.end_column}  # fmt: skip
+    return {"deletedRegion": region, "insertedContent": {"text": edit.content}}
 
 
 def artifact_uri(path: str) -> str:
