@@ -97,8 +97,37 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
     directives = suppressions.parse_directives(module.code)
     remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
     remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
+    unused = [f for f in remaining if f.code == suppressions.UNUSED_CODE and f.fix == "safe"]
+    if unused:  # GM000's fix is a text edit of comments: it changes no other finding, only their lines
+        applied += unused
+        module = _reparse(_with_text(module, apply_edits(module.code, [e for f in unused for e in f.edits])), path)
+        ctx = analyze(module, path, rules)
+        directives = suppressions.parse_directives(module.code)
+        remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
+        remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
     output = module.bytes if isinstance(source, bytes) else module.code
     return FixResult(output, tuple(applied), tuple(remaining))
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """`text` with `edits` made (1-based lines and columns on `text`); an edit overlapping one before it
+    is left out."""
+    starts = _line_offsets(text)
+    spans, last = [], -1
+    for edit in sorted(edits):
+        start = starts[edit.line - 1] + edit.column - 1
+        end = starts[edit.end_line - 1] + edit.end_column - 1
+        if start >= last:
+            spans.append((start, end, edit.content))
+            last = end
+    for start, end, content in reversed(spans):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+def _with_text(module: cst.Module, text: str) -> cst.Module:
+    """`text` parsed as `module` was: from bytes in its encoding, so a coding cookie or BOM is kept."""
+    return cst.parse_module(text.encode(module.encoding))
 
 
 def candidates(

@@ -16,7 +16,7 @@ import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from codemods.rule import Finding
+from codemods.rule import Edit, Finding
 
 UNUSED_CODE = "GM000"
 UNUSED_NAME = "unused-suppression"
@@ -42,6 +42,10 @@ class Suppression:
 class Directives:
     skip_file: bool
     suppressions: tuple[Suppression, ...]
+    code: str = ""
+
+    def lines(self) -> list[str]:
+        return _physical_lines(self.code)
 
 
 def parse_directives(code: str) -> Directives:
@@ -68,27 +72,46 @@ def parse_directives(code: str) -> Directives:
                 codes = frozenset(c.strip().upper() for c in match.group(2).split(",") if c.strip())
             target = line + 1 if standalone else line
             found.append(Suppression(target, line, column + 1, codes, token.string.strip()))
-    return Directives(skip, tuple(found))
+    return Directives(skip, tuple(found), code)
 
 
 def apply(findings: Sequence[Finding], directives: Directives, path: str, selected: set[str]) -> list[Finding]:
     """`findings` (already filtered by the engine, which marks what each suppression silenced), plus a
-    GM000 finding for every suppression that silenced nothing."""
+    GM000 finding for every suppression that silences nothing, or names a code that silences nothing."""
     kept = list(findings)
-    if UNUSED_CODE in selected and selected - {UNUSED_CODE}:
-        kept += [_unused(s, path, selected) for s in directives.suppressions if _is_unused(s, selected)]
+    if UNUSED_CODE in selected and selected - {UNUSED_CODE} and directives.suppressions:
+        reported: dict[int, set[str]] = {}
+        for finding in findings:
+            reported.setdefault(finding.line, set()).add(finding.code)
+        lines = directives.lines()
+        for s in directives.suppressions:
+            unused = _unused_codes(s, selected)
+            if unused is not None:
+                kept.append(_unused(s, unused, path, reported.get(s.line, set()), lines[s.comment_line - 1]))
     return sorted(kept)
 
 
-def _is_unused(suppression: Suppression, selected: set[str]) -> bool:
+def _unused_codes(suppression: Suppression, selected: set[str]) -> frozenset[str] | None:
+    """What of the suppression silences nothing: None (nothing: it is used), an empty set (the whole bare
+    `ignore`), or its codes that silence nothing. A code whose rule did not run cannot be judged."""
     if suppression.codes is None:
-        return not suppression.used
-    # a code whose rule did not run cannot be judged
-    return bool(suppression.codes & selected) and not (suppression.codes & suppression.used)
+        return None if suppression.used else frozenset()
+    unused = (suppression.codes & selected) - suppression.used
+    return unused or None
 
 
-def _unused(s: Suppression, path: str, selected: set[str]) -> Finding:
+def _unused(s: Suppression, unused: frozenset[str], path: str, reported: set[str], line: str) -> Finding:
     what = "ignore" if s.codes is None else f"ignore[{','.join(sorted(s.codes))}]"
+    if s.codes is None or unused == s.codes:
+        there = f"{', '.join(sorted(reported))} {'is' if len(reported) == 1 else 'are'}" if reported else ""
+        why = f"nothing is reported on line {s.line}" if not reported else (
+            f"no rule it names is reported on line {s.line} ({there})")  # fmt: skip
+        message = f"unused suppression `graphmend: {what}`: {why}; remove it"
+    else:
+        names = ", ".join(sorted(unused))
+        message = (f"unused code{'s' if len(unused) > 1 else ''} {names} in `graphmend: {what}`: "
+                   f"{'it is' if len(unused) == 1 else 'they are'} not reported on line {s.line}; remove "
+                   f"{'it' if len(unused) == 1 else 'them'}")  # fmt: skip
     return Finding(
         path=path,
         line=s.comment_line,
@@ -97,12 +120,45 @@ def _unused(s: Suppression, path: str, selected: set[str]) -> Finding:
         name=UNUSED_NAME,
         end_line=s.comment_line,
         end_column=s.column + len(s.text),
-        message=f"unused suppression `graphmend: {what}`: nothing is reported on line {s.line}; remove it",
+        message=message,
+        fix="safe",
+        original=s.text,
+        replacement=_without(s, unused, line),
+        edits=(_removal(s, unused, line),),
     )
 
 
+def _removal(s: Suppression, unused: frozenset[str], line: str) -> Edit:
+    """The edit that takes the unused part out of the comment on `line` (its text with its line end):
+    the codes from the list; the directive from a comment that says more; else the whole comment, with
+    the spaces before it, or the whole line when the comment stands alone on it."""
+    start = s.column - 1
+    comment = line[start:].rstrip("\r\n")
+    kept = _without(s, unused, line)
+    if kept:  # codes remain, or the comment says more than the directive: edit the comment only
+        return Edit(s.comment_line, s.column, s.comment_line, s.column + len(comment), kept)
+    if not line[:start].strip():  # alone on its line: the line goes
+        return Edit(s.comment_line, 1, s.comment_line + 1, 1, "")
+    before = len(line[:start].rstrip())
+    return Edit(s.comment_line, before + 1, s.comment_line, s.column + len(comment), "")
+
+
+def _without(s: Suppression, unused: frozenset[str], line: str) -> str:
+    """The comment with the unused part taken out ("" when nothing of it is left)."""
+    comment = line[s.column - 1 :].rstrip("\r\n")
+    match = next(m for m in _DIRECTIVE.finditer(comment) if m.group(1) == "ignore")
+    left = sorted(s.codes - unused) if s.codes is not None else []
+    if left:
+        return comment[: match.start(2)] + ",".join(left) + comment[match.end(2) :]
+    rest = (comment[: match.start()] + comment[match.end() :]).strip()
+    if rest in ("#", ""):
+        return ""
+    return "# " + rest.lstrip("#").strip().rstrip(" ;,")
+
+
 def add_ignores(code: str, findings: Sequence[Finding]) -> str:
-    """`code` with `# graphmend: ignore[CODES]` appended to every line that has a finding.
+    """`code` with every line that has a finding suppressed: its codes merged into the `ignore[...]`
+    comment that already applies to the line, else `# graphmend: ignore[CODES]` appended to it.
 
     Lines that end inside a multi-line string cannot take a comment; they are left out.
     """
@@ -110,9 +166,14 @@ def add_ignores(code: str, findings: Sequence[Finding]) -> str:
     for finding in findings:
         if finding.code != UNUSED_CODE:
             by_line.setdefault(finding.line, set()).add(finding.code)
+    existing = {s.line: s for s in parse_directives(code).suppressions if s.codes is not None}
     lines = _physical_lines(code)
     blocked = _lines_ending_in_strings(code)
     for number, codes in by_line.items():
+        if number in existing:
+            suppression = existing[number]
+            lines[suppression.comment_line - 1] = _merged(lines[suppression.comment_line - 1], suppression, codes)
+            continue
         if number in blocked or number > len(lines):
             continue
         line = lines[number - 1]
@@ -149,14 +210,17 @@ def add_ignore(code: str, finding: Finding) -> str | None:
 
 def _merge(code: str, suppression: Suppression, rule: str) -> str:
     lines = _physical_lines(code)
-    line = lines[suppression.comment_line - 1]
-    start = suppression.column - 1  # where the comment starts
-    for match in _DIRECTIVE.finditer(line, start):
-        if match.group(1) == "ignore" and match.group(2) is not None:
-            codes = ",".join(sorted({*suppression.codes, rule}))  # type: ignore[misc]
-            lines[suppression.comment_line - 1] = line[: match.start(2)] + codes + line[match.end(2) :]
-            break
+    lines[suppression.comment_line - 1] = _merged(lines[suppression.comment_line - 1], suppression, {rule})
     return "".join(lines)
+
+
+def _merged(line: str, suppression: Suppression, rules: set[str]) -> str:
+    """`line` with `rules` added to the codes of `suppression`'s `ignore[...]` comment on it."""
+    for match in _DIRECTIVE.finditer(line, suppression.column - 1):
+        if match.group(1) == "ignore" and match.group(2) is not None:
+            codes = ",".join(sorted({*suppression.codes, *rules}))  # type: ignore[misc]
+            return line[: match.start(2)] + codes + line[match.end(2) :]
+    return line
 
 
 def _physical_lines(code: str) -> list[str]:

@@ -9,8 +9,8 @@ class Net(nn.Cell):
         a = ms.Tensor(np.ones((x.shape[0], 2)), ms.float32)  # graphmend: ignore[GM101]
         # graphmend: ignore
         b = ms.Tensor(np.zeros((x.shape[0], 2)), ms.float32)
-        c = ms.ops.zeros((x.shape[0], 2), ms.float32)  # graphmend: ignore[GM201]
-        d = x * 2  # graphmend: ignore[GM101]
-        e = x * 3  # graphmend: ignore
+        c = ms.ops.zeros((x.shape[0], 2), ms.float32)
+        d = x * 2
+        e = x * 3
         f = x * 4  # graphmend: ignore[GM999]
         return a, b, c, d, e, f
