@@ -44,6 +44,7 @@ from codemods.rule import Finding
 from codemods.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from codemods.runner import Task, run_task
 from codemods.suppressions import UNUSED_CODE, add_ignore
+from codemods.targets import spelled
 
 DEBOUNCE_SECONDS = 0.25  # after the last keystroke: an analysis of a large file takes longer than typing a word
 FIX_ALL = "source.fixAll.graphmend"
@@ -253,7 +254,7 @@ def hover_page(code: str, markdown: bool) -> str:
             parts.append(f"```python\n{body}\n```")
         else:
             parts += [_flow(paragraph) for paragraph in body.split("\n\n") if paragraph.strip()]
-    parts.append(f"Breaks: {rule.BREAKS}  \nFix: {rule.FIX}")
+    parts.append(f"Breaks: {rule.BREAKS}  \nReported for targets: {spelled(rule.BREAKS.targets)}  \nFix: {rule.FIX}")
     return "\n\n".join(parts)
 
 

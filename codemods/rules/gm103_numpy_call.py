@@ -6,6 +6,7 @@ import libcst.matchers as m
 from codemods.names import NUMPY_DTYPES
 from codemods.numpy_calls import NUMPY_CONSTRUCTORS
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 
 # numpy functions whose graph-native twin has another name; the rest are spelled `ops.<same name>`
 _OPS_NAME = {
@@ -43,7 +44,7 @@ class NumpyCall(Rule):
 
     CODE = "GM103"
     NAME = "numpy-call"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
     FIX = "none"
 
     def __init__(self, ctx) -> None:

@@ -5,6 +5,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.numpy_calls import FROM_NUMPY, argument
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -38,7 +39,7 @@ class HostSync(Rule):
 
     CODE = "GM106"
     NAME = "host-sync"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

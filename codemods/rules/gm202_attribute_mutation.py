@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -40,7 +41,7 @@ class AttributeMutation(Rule):
 
     CODE = "GM202"
     NAME = "attribute-mutation"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX keeps the attribute on the host")
     FIX = "none"
 
     def visit_Assign(self, node: cst.Assign) -> None:
