@@ -52,8 +52,9 @@ corpus-check: $(STAMP)
 
 # Each rule's hostile Cell compiled before and after its fix, in GRAPH, STRICT, dynamic and export, with the
 # verifier (MindSpore in child processes): docs/evidence.md, re-measured on a new release. A few minutes.
+# --check: fails when a rule's BREAKS disagrees with what this MindSpore did (codemods.evidence.disagreements).
 evidence: $(STAMP)
-	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md
+	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md --check
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

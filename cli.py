@@ -17,6 +17,7 @@ from rich.table import Table
 from codemods import RULES, UnknownRule
 from codemods import config as configuration
 from codemods import session as sessions
+from codemods import targets as deploy_targets
 from codemods.files import FileResult
 from codemods.output import FORMATS, formats, progress, render
 from codemods.output.formats import printable
@@ -65,6 +66,9 @@ ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when fi
 ShowFixes = Annotated[bool, typer.Option("--show-fixes", help="List the fixes per file and rule (applied by fix, "
                                          "available for check), on stderr.")]  # fmt: skip
 Statistics = Annotated[bool, typer.Option("--statistics", help="Per-rule counts instead of the findings.")]
+TargetOption = Annotated[list[str] | None, typer.Option("--target", help="What you deploy: graph, strict, dynamic, "
+                         "export (repeatable or comma-separated; default: the config's, else what the code "
+                         "asks for, else export).", show_default=False)]  # fmt: skip
 
 
 def _version(value: bool) -> None:
@@ -89,6 +93,7 @@ def check(
     select: Select = None,
     extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    target: TargetOption = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
     extend_exclude: ExtendExclude = None,
@@ -110,14 +115,14 @@ def check(
 ) -> None:
     """Report graph-hostile code. Exit 0: none found, 1: findings, 2: a file could not be read or parsed."""
     if fix_ or diff:
-        return fix(paths, diff=diff, select=select, extend_select=extend_select, ignore=ignore,
+        return fix(paths, diff=diff, select=select, extend_select=extend_select, ignore=ignore, target=target,
                    unsafe_fixes=unsafe_fixes, exclude=exclude, extend_exclude=extend_exclude,
                    force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
                    changed_since=changed_since, max_file_size=max_file_size, stdin_filename=stdin_filename,
                    output_format=output_format, output_file=output_file, show_fixes=show_fixes,
                    show_settings=show_settings, exit_zero=exit_zero, quiet=quiet)  # fmt: skip
     output_format = _check_format(output_format, output_file)
-    session, _ = _open(paths, fix=False, select=select, extend_select=extend_select, ignore=ignore,
+    session, _ = _open(paths, fix=False, select=select, extend_select=extend_select, ignore=ignore, target=target,
                        unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
                        force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
                        changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
@@ -139,6 +144,7 @@ def check(
         _show_fixes("Would fix", [f for f in findings if _fixable(f, session.unsafe)])
     if not quiet and output_format in HUMAN:
         _summary(findings, session.unsafe, len(outcome.results))
+        err.print(printable(str(session.choice)))
     raise typer.Exit(_exit_code(2 if _errors(outcome.results) else (1 if findings else 0), exit_zero))
 
 
@@ -157,6 +163,7 @@ def fix(
     select: Select = None,
     extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    target: TargetOption = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
     extend_exclude: ExtendExclude = None,
@@ -180,7 +187,7 @@ def fix(
     2 on errors (a file not written counts as an error).
     """
     output_format = _check_format(output_format, output_file)
-    session, data = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+    session, data = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore, target=target,
                           unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
                           force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
                           changed_since=changed_since, max_mb=max_file_size, stdin_filename=stdin_filename,
@@ -205,6 +212,7 @@ def fix(
                 _show_fixes("Would fix", [f for r in changed for f in r.applied])
             if not quiet:
                 err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
+                err.print(printable(str(session.choice)))
             raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
         outcome = sessions.write(results)
         for warning in outcome.warnings:
@@ -243,6 +251,7 @@ def fix(
         line += _hidden(remaining, session.unsafe)
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip
+        err.print(printable(str(session.choice)))
     _stopped(outcome, quiet=True)
     code = 2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0)
     raise typer.Exit(_exit_code(code, exit_zero))
@@ -263,6 +272,7 @@ def report(
     select: Select = None,
     extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    target: TargetOption = None,
     unsafe_fixes: Unsafe = None,
     exclude: Exclude = None,
     extend_exclude: ExtendExclude = None,
@@ -280,7 +290,7 @@ def report(
     """
     from codemods.output.html import render_report
 
-    session, _ = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore,
+    session, _ = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore, target=target,
                        unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
                        force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
                        changed_since=None, max_mb=max_file_size, show_settings=show_settings)  # fmt: skip
@@ -288,7 +298,7 @@ def report(
     _stopped(outcome, quiet)
     verifications = []
     for result in [r for r in outcome.results if r.changed] if verify else []:
-        for cell, report in sessions.verifications(result, session.settings):
+        for cell, report in sessions.verifications(result, session.settings, session.choice.targets):
             err.print(f"verified {cell}")
             verifications.append((cell, report))
     html = render_report(outcome.results, verifications, unsafe=session.unsafe)
@@ -321,10 +331,12 @@ def rules(
         typer.echo(json.dumps(pages[0] if code is not None else pages, indent=2, ensure_ascii=False))
         return
     if code is None:
-        table = Table("code", "name", "default", "fix", "what it does", box=None, pad_edge=False)
+        table = Table("code", "name", "default", "fix", "targets", "what it does", box=None, pad_edge=False)
         for rule in chosen:
             summary = inspect.getdoc(rule).splitlines()[0]
-            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, escape(summary))
+            targets = rule.BREAKS.targets
+            shown = "all" if len(targets) == len(deploy_targets.Target) else ",".join(t.value for t in targets)
+            table.add_row(rule.CODE, rule.NAME, "on" if rule.DEFAULT else "off", rule.FIX, shown, escape(summary))
         Console().print(table)
         return
     (rule,) = chosen
@@ -343,10 +355,15 @@ def server() -> None:
 
 
 def _open(paths, *, fix, select, extend_select, ignore, unsafe, exclude, force_exclude, config, jobs, no_cache,
-          changed_since, max_mb, stdin_filename=None, show_settings=False):  # fmt: skip
+          changed_since, max_mb, stdin_filename=None, show_settings=False, target=None):  # fmt: skip
     """Merge the config file with the flags, select and read the files (or stdin); a usage error is exit 2.
     Returns the session and, with --stdin-filename, the bytes read from stdin."""
-    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe,
+    try:
+        targets = deploy_targets.parse(target) if target else None
+    except deploy_targets.TargetError as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe, target=targets,
                                exclude=tuple(exclude or ()), config=config, jobs=jobs, cache=not no_cache,
                                changed_since=changed_since, max_file_size=max_mb,
                                extend_select=_codes(extend_select) or (), force_exclude=force_exclude)  # fmt: skip
@@ -385,6 +402,7 @@ def _settings_text(session: sessions.Session, options: sessions.Options) -> str:
         + (f" (--select {', '.join(options.select)})" if options.select else "")
         + (f" (--extend-select {', '.join(options.extend_select)})" if options.extend_select else ""),
         f"ignore: {', '.join([*s.ignore, *options.ignore]) or '(none)'}",
+        str(session.choice),
         f"rules: {', '.join(session.codes)}",
         f"unsafe-fixes: {str(session.unsafe).lower()}",
         f"exclude: {', '.join([*s.exclude, *options.exclude]) or '(none)'}",
@@ -471,7 +489,7 @@ def _proof(session: sessions.Session, force: bool):
     console = Console()
 
     def prove(result: FileResult) -> str | None:
-        for cell, report in sessions.verifications(result, session.settings):
+        for cell, report in sessions.verifications(result, session.settings, session.choice.targets):
             if isinstance(report, str):
                 return f"{result.path}: cannot verify {cell}: {report}; not written"
             render_table(report, console)

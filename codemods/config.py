@@ -7,6 +7,7 @@
     exclude = ["third_party/**", "*_pb2.py"]
     per-file-ignores = { "tests/**" = ["GM101"] }
     max-file-size = 4                # MB (> 0, at most 1024); larger files are reported, not read
+    target = ["graph"]               # graph, strict, dynamic, export; default: what the code asks for
 
     [[tool.graphmend.verify]]        # what `graphmend fix --verify` proves before it writes
     cell = "models/head.py:Head"
@@ -34,7 +35,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-KNOWN_KEYS = ("select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "verify")
+from codemods import targets as deploy_targets
+
+KNOWN_KEYS = ("select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "target", "verify")
 VERIFY_KEYS = ("cell", "init", "inputs")
 DEFAULT_MAX_FILE_SIZE = 4.0  # MB
 MAX_FILE_SIZE = 1024  # MB: the limit exists to skip huge generated files; a bigger one is a typo, not a choice
@@ -66,6 +69,7 @@ class Settings:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     max_file_size: float = DEFAULT_MAX_FILE_SIZE  # MB
     verify: tuple[VerifyTarget, ...] = ()
+    target: frozenset[deploy_targets.Target] | None = None  # None: what the checked code asks for (codemods.deploy)
     warnings: tuple[str, ...] = ()  # one line each, "<path>: [tool.graphmend] unknown key ..."; for the CLI to print
 
     def is_excluded(self, path: Path) -> bool:
@@ -115,6 +119,7 @@ def load(paths: list[Path], explicit: Path | None = None) -> Settings:
         per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), where),
         max_file_size=_megabytes(table.get("max-file-size", DEFAULT_MAX_FILE_SIZE), where, "max-file-size"),
         verify=targets,
+        target=_targets(table["target"], where) if "target" in table else None,
         warnings=(*_unknown_keys(table, KNOWN_KEYS, where), *verify_warnings),
     )
 
@@ -179,6 +184,16 @@ def _megabytes(value: object, where: str, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_FILE_SIZE:
         raise _invalid(where, key, f"a number of megabytes > 0 and <= {MAX_FILE_SIZE}", value)
     return float(value)
+
+
+def _targets(value: object, where: str) -> frozenset[deploy_targets.Target]:
+    expected = f"a list of {', '.join(t.value for t in deploy_targets.Target)}"
+    if not _is_strings(value) or not value:
+        raise _invalid(where, "target", expected, value)
+    try:
+        return deploy_targets.parse(value, "target")  # type: ignore[arg-type]
+    except deploy_targets.TargetError:
+        raise _invalid(where, "target", expected, value) from None
 
 
 def _per_file_ignores(value: object, where: str) -> dict[str, tuple[str, ...]]:

@@ -9,13 +9,21 @@ MindSpore release to see which rules still matter:
 
     python -m codemods.evidence -o docs/evidence.md      # every rule; a few minutes on 2 cores
     python -m codemods.evidence GM104 GM301              # some rules, printed
+    python -m codemods.evidence --check                  # also fail when a rule's BREAKS disagrees
+
+Each rule's `BREAKS` (codemods.targets) is checked against the measurement, never trusted: its measured
+targets must be exactly the checks that fail *before* the fix, a rule whose original fails in PyNative
+must say `pynative=True`, and what no check runs (`together=`, a `pynative=` the checks cannot show) must
+be explained by a note on its Cell. `--check` compares a fresh measurement (`make evidence` runs it);
+tests/test_targets.py compares the committed docs/evidence.md, with the same `disagreements`.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
@@ -63,7 +71,12 @@ CELLS: dict[str, Cell | None] = {
     "GM203": Cell(_HOST + "gm203_python_list_of_cells.py", "Stack", ("float32[B,8]",)),
     "GM204": Cell(_HOST + "gm204_constant_augassign.py", "RPNLoss"),
     "GM301": Cell(_SHAPES + "gm301_len_of_tensor.py", "BatchFlatten"),
-    "GM302": Cell(_SHAPES + "gm302_view_minus_one.py", "Flattens", unsafe=True),
+    "GM302": Cell(
+        _SHAPES + "gm302_view_minus_one.py",
+        "Flattens",
+        unsafe=True,
+        note="the rule's case is older MindSpore and MindSpore Lite's shape inference of a MindIR, which no check runs",
+    ),
     "GM401": Cell(
         _SHAPES + "gm401_tensor_condition.py",
         "Branches",
@@ -173,6 +186,72 @@ def _details(row: Row) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What one rule's row says: the checks that failed before the fix (None: no Cell), and whether the
+    original failed in PyNative too."""
+
+    failing: frozenset[str] | None
+    pynative: bool = False
+
+
+def measured(row: Row) -> Measured:
+    if row.report is None:
+        return Measured(None)
+    failing = frozenset(v.check for v in row.report.verdicts if v.version == "before" and not v.passed)
+    return Measured(failing, row.report.reference.version == "after")
+
+
+def disagreements(rows: Mapping[str, Measured]) -> list[str]:
+    """Where a rule's BREAKS says something the measurement does not (one line each; empty: none)."""
+    problems = []
+    for code, row in rows.items():
+        b, cell = RULES[code].BREAKS, CELLS.get(code)
+        said = {t.value for t in b.measured}
+        if row.failing is None:
+            if not b.hygiene or said:
+                problems.append(f"{code}: no Cell measures it, so BREAKS must be breaks(hygiene=True)")
+            continue
+        if said != row.failing:
+            problems.append(f"{code}: BREAKS says it breaks under {_list(said)}; MindSpore {_version()} failed "
+                            f"under {_list(row.failing)}")  # fmt: skip
+        if row.pynative and not b.pynative:
+            problems.append(f"{code}: the original fails in PyNative too; BREAKS must say pynative=True")
+        if b.pynative and not row.pynative and not (cell and cell.note):
+            problems.append(f"{code}: BREAKS says pynative=True, the original ran in PyNative and no note says why")
+        if b.together and not (cell and cell.note):
+            problems.append(f"{code}: BREAKS has together=, a case no check runs: say so in its Cell's note")
+    return problems
+
+
+def from_markdown(text: str) -> dict[str, Measured]:
+    """The rows of docs/evidence.md, as `measured` gives them from a fresh run."""
+    pynative = set(re.findall(r"^- (GM\d{3}): the original fails in PyNative too", text, re.MULTILINE))
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not re.fullmatch(r"GM\d{3} \S+", cells[0]) or len(cells) != 3 + len(CHECKS):
+            continue
+        code, marks = cells[0].split()[0], cells[3:]
+        if all(m == "not a MindSpore pattern" for m in marks):
+            rows[code] = Measured(None)
+        else:
+            rows[code] = Measured(frozenset(c for c, m in zip(CHECKS, marks, strict=True) if m.startswith("✗")),
+                                  code in pynative)  # fmt: skip
+    return rows
+
+
+def _list(checks) -> str:
+    return ", ".join(c for c in CHECKS if c in checks) or "nothing"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("mindspore")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -182,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("codes", nargs="*", help="rules to measure (default: every rule)")
     parser.add_argument("-o", "--output", type=Path, help="write the Markdown here instead of printing it")
     parser.add_argument("--jobs", type=int, default=2, help="Cells verified at once (each runs two workers)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a rule's BREAKS disagrees with the run")
     args = parser.parse_args(argv)
     codes = [c.upper() for c in args.codes] or list(RULES)
     unknown = [c for c in codes if c not in CELLS]
@@ -196,6 +276,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {args.output} ({len(rows)} rules)", file=sys.stderr)
     else:
         print(text)
+    if args.check:
+        problems = disagreements({row.code: measured(row) for row in rows})
+        for problem in problems:
+            print(f"BREAKS disagrees: {problem}", file=sys.stderr)
+        return 1 if problems else 0
     return 0
 
 

@@ -14,6 +14,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
 from codemods.names import ModuleBindings, imported_names
 from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
+from codemods.targets import Breaks
 from codemods.tree import parent_map
 from codemods.values import Values
 
@@ -133,7 +134,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     CODE: ClassVar[str]
     NAME: ClassVar[str]
-    BREAKS: ClassVar[str]  # the configurations the pattern breaks, as measured (docs/evidence.md)
+    BREAKS: ClassVar[Breaks]  # `breaks(...)`: where the pattern breaks, as measured (docs/evidence.md)
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
     # what the engine visits with the rule: the graph functions, the Cell classes, or the whole file

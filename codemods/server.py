@@ -44,6 +44,8 @@ from codemods.rule import Finding
 from codemods.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from codemods.runner import Task, run_task
 from codemods.suppressions import UNUSED_CODE, add_ignore
+from codemods.targets import DEFAULT as DEFAULT_TARGET
+from codemods.targets import spelled
 
 DEBOUNCE_SECONDS = 0.25  # after the last keystroke: an analysis of a large file takes longer than typing a word
 FIX_ALL = "source.fixAll.graphmend"
@@ -253,7 +255,7 @@ def hover_page(code: str, markdown: bool) -> str:
             parts.append(f"```python\n{body}\n```")
         else:
             parts += [_flow(paragraph) for paragraph in body.split("\n\n") if paragraph.strip()]
-    parts.append(f"Breaks: {rule.BREAKS}  \nFix: {rule.FIX}")
+    parts.append(f"Breaks: {rule.BREAKS}  \nReported for targets: {spelled(rule.BREAKS.targets)}  \nFix: {rule.FIX}")
     return "\n\n".join(parts)
 
 
@@ -383,11 +385,14 @@ class GraphmendServer(LanguageServer):
 
 
 def _with_settings(buffer: Buffer, settings: config.Settings, path: Path | None) -> Buffer:
-    """`buffer` with the rules, limits and fix mode `check` would use for its file under `settings`."""
+    """`buffer` with the rules, limits and fix mode `check` would use for its file under `settings`. The
+    target is the config's `target`, else `export` (every finding): the server does not scan the tree for
+    what it asks for, as `check` does; set `target` in the config for the editor to agree with `check`."""
     selected = list(settings.select) if settings.select is not None else None
     ignored = [*settings.ignore, *(settings.ignored_for(path) if path else ())]
+    targets = settings.target if settings.target is not None else DEFAULT_TARGET
     try:
-        codes = tuple(rule.CODE for rule in select_rules(selected, ignored))
+        codes = tuple(rule.CODE for rule in select_rules(selected, ignored) if rule.BREAKS.applies(targets))
     except UnknownRule as exc:
         return replace(buffer, config_error=f"graphmend: {settings.source or '[tool.graphmend]'}: {exc}")
     excluded = path is not None and settings.is_excluded(path)

@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemods import config as configuration
+from codemods import deploy
 from codemods.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
 from codemods.rules import RULES, select_rules
 from codemods.runner import Cache, Task, execute
+from codemods.targets import Target
 
 
 class NothingToCheck(Exception):
@@ -51,6 +53,7 @@ class Options:
     max_file_size: float | None = None  # MB
     extend_select: Sequence[str] = ()  # added to `select` (or to the default rules)
     force_exclude: bool = False  # a file named explicitly is excluded too (it always is); see NothingToCheck
+    target: frozenset[Target] | None = None  # None: the config's, else what the checked code asks for
 
 
 @dataclass
@@ -63,6 +66,7 @@ class Session:
     cache: Cache | None
     jobs: int
     codes: tuple[str, ...] = ()  # the rules selected, before per-file ignores
+    choice: deploy.Choice = deploy.Choice(frozenset(Target), "")  # the targets, and why those
 
 
 @dataclass
@@ -85,17 +89,21 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
         found = select_files(paths, configuration.Settings(root=settings.root)).files
         raise NothingToCheck(f"all {len(found)} Python file(s) under the given paths are excluded" if found
                              else "no Python file under the given paths", len(found))  # fmt: skip
-    tasks, errors = [], list(chosen.errors)
+    read, errors = [], list(chosen.errors)
     for path in chosen.files:
         data = read_source(path, int(megabytes * 1e6))
         if isinstance(data, FileError):
             errors.append(data)
-            continue
-        codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(path)]))
+        else:
+            read.append((path, data))
+    choice = _target(settings, options, [(str(path), data) for path, data in read])
+    tasks = []
+    for path, data in read:
+        codes = _codes(selected, [*ignored, *settings.ignored_for(path)], choice.targets)
         tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
     cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
     return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or os.cpu_count() or 1,
-                   _codes(selected, ignored))  # fmt: skip
+                   _codes(selected, ignored, choice.targets), choice)  # fmt: skip
 
 
 def open_stdin(filename: Path, data: bytes, options: Options, fix: bool) -> Session:
@@ -106,14 +114,25 @@ def open_stdin(filename: Path, data: bytes, options: Options, fix: bool) -> Sess
     patterns = (*settings.exclude, *options.exclude)
     if patterns and configuration.Settings(root=settings.root, exclude=patterns).is_excluded(filename):
         raise NothingToCheck(f"{filename} is excluded", 1)
-    codes = tuple(rule.CODE for rule in select_rules(selected, [*ignored, *settings.ignored_for(filename)]))
     errors = [too_large(str(filename), len(data), int(megabytes * 1e6))] if len(data) > megabytes * 1e6 else []
+    choice = _target(settings, options, [] if errors else [(str(filename), data)])
+    codes = _codes(selected, [*ignored, *settings.ignored_for(filename)], choice.targets)
     tasks = [] if errors else [Task(str(filename), data, codes, fix, unsafe, int(megabytes * 1e6))]
-    return Session(settings, unsafe, fix, tasks, errors, None, 1, _codes(selected, ignored))
+    return Session(settings, unsafe, fix, tasks, errors, None, 1, _codes(selected, ignored, choice.targets), choice)
 
 
-def _codes(selected, ignored) -> tuple[str, ...]:
-    return tuple(rule.CODE for rule in select_rules(selected, ignored))
+def _codes(selected, ignored, targets: frozenset[Target]) -> tuple[str, ...]:
+    """The rules selected whose pattern breaks under at least one of `targets` (its BREAKS)."""
+    return tuple(rule.CODE for rule in select_rules(selected, ignored) if rule.BREAKS.applies(targets))
+
+
+def _target(settings: configuration.Settings, options: Options, files) -> deploy.Choice:
+    """`--target`, else the config's `target`, else what the checked code asks for (codemods.deploy)."""
+    if options.target is not None:
+        return deploy.Choice(options.target, "--target")
+    if settings.target is not None:
+        return deploy.Choice(settings.target, f"target in {settings.source}")
+    return deploy.default(files)
 
 
 def _choices(settings: configuration.Settings, options: Options):
@@ -241,15 +260,22 @@ def _stoppable() -> Iterator[_Guard]:
             signal.signal(sig, handler)
 
 
-def verifications(result: FileResult, settings: configuration.Settings) -> Iterator[tuple[str, object]]:
-    """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file.
-    This runs the user's code, in the verifier's child processes."""
+def verifications(
+    result: FileResult, settings: configuration.Settings, targets: frozenset[Target] | None = None
+) -> Iterator[tuple[str, object]]:
+    """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file,
+    with the checks of `targets` (None: every check). This runs the user's code, in the verifier's child
+    processes."""
+    from codemods.targets import checks as checks_of
     from codemods.verify import UsageError, verify
+    from codemods.verify.api import applicable
 
     for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
+        checks = applicable(checks_of(targets), target.inputs) if targets is not None else None
         try:
             report: object = verify(target.file(settings.root), result.output.decode(result.encoding),  # type: ignore[union-attr]
-                                    target.cell.rpartition(":")[2], target.init, list(target.inputs))  # fmt: skip
+                                    target.cell.rpartition(":")[2], target.init, list(target.inputs),
+                                    checks=checks)  # fmt: skip
         except UsageError as exc:
             report = str(exc)
         yield target.cell, report

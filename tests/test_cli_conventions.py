@@ -14,7 +14,9 @@ import pytest
 from test_cli import FIXED, GRAPHMEND, HOSTILE, _interactive, _on_a_terminal
 
 # a Cell with a finding `fix` cannot fix (GM202: state across calls) and one it can (GM201)
-MANUAL = HOSTILE.replace("mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)", "self.count = self.count + x\n        mask = x")
+MANUAL = HOSTILE.replace(
+    "mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)", "self.count = self.count + x\n        mask = x"
+)
 
 
 def gm(*args: str, cwd: Path, stdin: str | None = None, merged: bool = False, **env: str):

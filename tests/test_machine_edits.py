@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_golden import CASES, _rules
 
 from codemods import engine
 from codemods.output.formats import as_json, sarif
-from test_golden import CASES, _rules
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 ROUNDS = 10
@@ -62,8 +62,16 @@ def apply_edits(text: str, fixes: list[list[tuple[int, int, int, int, str]]]) ->
 def _json_fixes(findings_json: list[dict], unsafe: bool) -> list[list[tuple[int, int, int, int, str]]]:
     allowed = ("safe", "unsafe") if unsafe else ("safe",)
     return [
-        [(e["location"]["row"], e["location"]["column"], e["end_location"]["row"], e["end_location"]["column"],
-          e["content"]) for e in f["fix"]["edits"]]  # fmt: skip
+        [
+            (
+                e["location"]["row"],
+                e["location"]["column"],
+                e["end_location"]["row"],
+                e["end_location"]["column"],
+                e["content"],
+            )
+            for e in f["fix"]["edits"]
+        ]  # fmt: skip
         for f in findings_json
         if f["fix"] and f["fix"]["applicability"] in allowed
     ]

@@ -16,6 +16,7 @@ import pytest
 from codemods.files import FileResult, WriteError, process_source, write_atomic
 from codemods.rule import Rule
 from codemods.rules import select_rules
+from codemods.targets import breaks
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 
@@ -153,7 +154,7 @@ def test_a_file_changed_on_disk_since_it_was_read_is_not_overwritten(tmp_path: P
 class _Vandal(Rule):
     """What it does: / Why it breaks graph mode: / Example: / Fix safety: (a broken rule, for this test)."""
 
-    CODE, NAME, BREAKS = "GM999", "vandal", "nothing"
+    CODE, NAME, BREAKS = "GM999", "vandal", breaks(hygiene=True, note="a broken rule, for this test")
 
     def visit_Return(self, node: cst.Return) -> None:
         # `1 = x`: libcst prints it, CPython refuses it

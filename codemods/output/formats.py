@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from codemods.rule import Edit, Finding
 from codemods.rules import RULES
+from codemods.targets import Target
 
 # Characters that let a file name or a message forge lines or terminal sequences: C0 controls (\n, \r,
 # ESC...), DEL and C1 controls (\x9b is CSI on some terminals), the bidi embeddings, overrides and isolates
@@ -80,7 +81,20 @@ def _json_finding(f: Finding) -> dict:
     if f.fix is not None:
         fix = {"applicability": f.fix, "edits": [_json_edit(e) for e in f.edits]}
     return {"code": f.code, "name": f.name, "message": f.message, "filename": f.path, **span, "fix": fix,
-            "url": rule_url(f.code)}  # fmt: skip
+            "targets": _targets(f.code), "url": rule_url(f.code)}  # fmt: skip
+
+
+def _targets(code: str) -> list[str]:
+    """The targets a finding of `code` is reported for (codemods.targets)."""
+    return [t.value for t in RULES[code].BREAKS.targets]
+
+
+def _breaks(code: str) -> dict:
+    """A rule's `BREAKS`, structured: what the checks measured, what no check runs, and the human text."""
+    b = RULES[code].BREAKS
+    return {"measured": [t.value for t in Target if t in b.measured],
+            "together": [t.value for t in Target if t in b.together], "silent": b.silent, "pynative": b.pynative,
+            "text": str(b)}  # fmt: skip
 
 
 def _json_edit(edit: Edit) -> dict:
@@ -116,7 +130,7 @@ def _sarif_rule(code: str) -> dict:
         "fullDescription": {"text": doc},
         "help": {"text": doc},
         "helpUri": rule_url(code),
-        "properties": {"breaks": rule.BREAKS, "fix": rule.FIX},
+        "properties": {"targets": _targets(code), "breaks": _breaks(code), "fix": rule.FIX},
     }
 
 
@@ -177,7 +191,8 @@ def _escape_property(value: str) -> str:
 def rule_page(rule) -> dict:
     """A rule as `graphmend rules --output-format json` gives it (ruff's `rule --output-format json`)."""
     doc = inspect.getdoc(rule) or ""
-    return {"code": rule.CODE, "name": rule.NAME, "default": rule.DEFAULT, "fix": rule.FIX, "breaks": rule.BREAKS,
+    return {"code": rule.CODE, "name": rule.NAME, "default": rule.DEFAULT, "fix": rule.FIX,
+            "targets": _targets(rule.CODE), "breaks": _breaks(rule.CODE),
             "summary": doc.splitlines()[0] if doc else "", "explanation": doc, "url": rule_url(rule.CODE)}  # fmt: skip
 
 

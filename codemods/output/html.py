@@ -24,6 +24,7 @@ from importlib.metadata import PackageNotFoundError, version
 from codemods.files import FileResult
 from codemods.rule import Finding
 from codemods.rules import RULES, doc_sections
+from codemods.targets import spelled
 from codemods.verify import Report, render_json
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
@@ -197,7 +198,7 @@ def _summary_row(code: str, counts: Counter) -> str:
     rule = RULES.get(code)
     found = sum(counts[code, s] for s in STATUS_LABELS)
     name = _e(rule.NAME) if rule else ""
-    breaks = _e(rule.BREAKS) if rule else ""
+    breaks = f"{_e(str(rule.BREAKS))}<br><small>targets: {_e(spelled(rule.BREAKS.targets))}</small>" if rule else ""
     fix = f'<span class="chip">{_e(rule.FIX)}</span>' if rule else ""
     return (
         f'<tr data-rule="{_e(code)}"><td class="rule"><a href="#rule-{_e(code)}"><code>{_e(code)}</code></a> '
@@ -519,7 +520,8 @@ def _rule(rule) -> str:
         f'<article class="rule" id="rule-{_e(rule.CODE)}">'
         f"<h3><code>{_e(rule.CODE)}</code> {_e(rule.NAME)}</h3>"
         f'<p class="chips"><span class="chip">fix: {_e(rule.FIX)}</span>'
-        f'<span class="chip">breaks: {_e(rule.BREAKS)}</span>'
+        f'<span class="chip">breaks: {_e(str(rule.BREAKS))}</span>'
+        f'<span class="chip">targets: {_e(spelled(rule.BREAKS.targets))}</span>'
         f'<span class="chip">{"on" if rule.DEFAULT else "off"} by default</span></p>'
         f'<p class="lead">{_inline(" ".join(summary.split()))}</p>{"".join(sections)}</article>'
     )

@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Iterable
 
 from codemods.rule import Rule
+from codemods.targets import Breaks, spelled
 
 
 def _discover() -> dict[str, type[Rule]]:
@@ -20,6 +21,10 @@ def _discover() -> dict[str, type[Rule]]:
             if is_rule and value.__module__ == module.__name__:
                 if value.CODE in rules:
                     raise RuntimeError(f"rule code {value.CODE} is defined twice")
+                found = getattr(value, "BREAKS", None)
+                if not isinstance(found, Breaks):
+                    raise RuntimeError(f"{module.__name__}: {value.CODE}.BREAKS must be `breaks(...)` from "
+                                       f"codemods.targets, not {found!r} (README: Adding a rule)")  # fmt: skip
                 rules[value.CODE] = value
     return dict(sorted(rules.items()))
 
@@ -55,7 +60,12 @@ def _matches(rule: type[Rule], selector: str) -> bool:
 def rule_page(rule: type[Rule]) -> str:
     """A rule's documentation, as `graphmend rules CODE` prints it (the server's hover shows it too)."""
     header = f"{rule.CODE} {rule.NAME} ({'on' if rule.DEFAULT else 'off'} by default)"
-    return f"{header}\n\n{inspect.getdoc(rule)}\n\nBreaks: {rule.BREAKS}\nFix: {rule.FIX}"
+    return f"{header}\n\n{inspect.getdoc(rule)}\n\n{breaks_lines(rule)}\nFix: {rule.FIX}"
+
+
+def breaks_lines(rule: type[Rule]) -> str:
+    """`Breaks: strict, export (...)` and `Targets: strict, export` (where it is reported), for rule pages."""
+    return f"Breaks: {rule.BREAKS}\nReported for targets: {spelled(rule.BREAKS.targets)}"
 
 
 def doc_sections(text: str) -> list[tuple[str | None, str]]:

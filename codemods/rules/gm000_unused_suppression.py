@@ -1,5 +1,6 @@
 from codemods.rule import Rule
 from codemods.suppressions import UNUSED_CODE, UNUSED_NAME
+from codemods.targets import breaks
 
 
 class UnusedSuppression(Rule):
@@ -30,5 +31,5 @@ class UnusedSuppression(Rule):
 
     CODE = UNUSED_CODE
     NAME = UNUSED_NAME
-    BREAKS = "nothing (hygiene)"
+    BREAKS = breaks(hygiene=True, note="a suppression comment that silences nothing")
     FIX = "safe"

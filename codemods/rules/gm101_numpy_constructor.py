@@ -7,6 +7,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, breaks
 
 
 class NumpyConstructor(Rule):
@@ -48,7 +49,7 @@ class NumpyConstructor(Rule):
 
     CODE = "GM101"
     NAME = "numpy-constructor"
-    BREAKS = "dynamic (static GRAPH, STRICT and export fold it into a constant)"
+    BREAKS = breaks(DYNAMIC, note="static GRAPH, STRICT and export fold it into a constant")
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

@@ -9,6 +9,7 @@ from codemods.builders import atom
 from codemods.calls import dotted_name
 from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class NumpyRandom(Rule):
@@ -44,7 +45,14 @@ class NumpyRandom(Rule):
 
     CODE = "GM102"
     NAME = "numpy-random"
-    BREAKS = "GRAPH, STRICT, export (frozen: one sample for every call), dynamic (fails)"
+    BREAKS = breaks(
+        GRAPH,
+        STRICT,
+        DYNAMIC,
+        EXPORT,
+        silent=True,
+        note="GRAPH, STRICT and export freeze one sample for every call; a dynamic batch fails",
+    )
     FIX = "unsafe"
 
     def __init__(self, ctx) -> None:

@@ -5,8 +5,17 @@ import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.names import NUMPY_DTYPES
-from codemods.numpy_calls import FAILS_ON_TENSORS, NUMPY_CONSTRUCTORS, NUMPY_TO_OPS, Outermost, Wrapped, twin_call, twin_safety
+from codemods.numpy_calls import (
+    FAILS_ON_TENSORS,
+    NUMPY_CONSTRUCTORS,
+    NUMPY_TO_OPS,
+    Outermost,
+    Wrapped,
+    twin_call,
+    twin_safety,
+)
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 
 _SEQUENCE_FIRST = {"concatenate", "stack"}  # the ops functions that take a list of tensors
 _NOT_COMPUTATION = {"finfo", "iinfo", "dtype", "result_type", "can_cast", "promote_types", "issubdtype"}
@@ -54,7 +63,7 @@ class NumpyCall(Rule):
 
     CODE = "GM103"
     NAME = "numpy-call"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
@@ -81,7 +90,9 @@ class NumpyCall(Rule):
             message += f" (on a tensor `np.{name}` calls `Tensor.{name}(..., out=None)`, which fails even in PyNative)"
         fix, why_not = self._rewrite(match) if twin else (None, "")
         if fix is None:
-            by_hand = f"{why_not}: rewrite by hand" if why_not else "by hand: numpy returns an array with numpy's dtypes"
+            by_hand = (
+                f"{why_not}: rewrite by hand" if why_not else "by hand: numpy returns an array with numpy's dtypes"
+            )
             self.report(node, f"{message} ({by_hand})")
             return
         replacement, imports, (applicability, why) = fix

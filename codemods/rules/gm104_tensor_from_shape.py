@@ -7,6 +7,7 @@ from libcst.helpers import parse_template_expression
 from codemods.builders import tuple_of
 from codemods.numpy_calls import DType, argument
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, STRICT, breaks
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -39,7 +40,10 @@ class TensorFromShape(Rule):
 
     CODE = "GM104"
     NAME = "tensor-from-shape"
-    BREAKS = "dynamic + STRICT, dynamic export"
+    BREAKS = breaks(
+        together=(STRICT, DYNAMIC),
+        note="a dynamic batch under STRICT, or a dynamic-shape export",
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS or not _only_data_and_dtype(node):

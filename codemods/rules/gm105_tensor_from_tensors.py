@@ -6,6 +6,7 @@ from libcst.helpers import parse_template_expression
 from codemods.builders import atom
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -47,7 +48,7 @@ class TensorFromTensors(Rule):
 
     CODE = "GM105"
     NAME = "tensor-from-tensors"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX builds it through the Python fallback")
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

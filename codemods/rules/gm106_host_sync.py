@@ -4,9 +4,17 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from codemods.numpy_calls import (
-    FROM_NUMPY, NUMPY_TO_OPS, Outermost, Wrapped, argument, numpy_function, twin_call, twin_safety,
+    FROM_NUMPY,
+    NUMPY_TO_OPS,
+    Outermost,
+    Wrapped,
+    argument,
+    numpy_function,
+    twin_call,
+    twin_safety,
 )  # fmt: skip
 from codemods.rule import Rule
+from codemods.targets import EXPORT, STRICT, breaks
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -50,7 +58,7 @@ class HostSync(Rule):
 
     CODE = "GM106"
     NAME = "host-sync"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

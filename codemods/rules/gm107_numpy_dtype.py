@@ -5,6 +5,7 @@ import libcst as cst
 from codemods.names import numpy_dtype_name
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 # ops function → the position of its dtype argument when it is passed positionally
@@ -46,7 +47,9 @@ class NumpyDtype(Rule):
 
     CODE = "GM107"
     NAME = "numpy-dtype"
-    BREAKS = "PyNative, GRAPH, STRICT, dynamic, export"
+    BREAKS = breaks(
+        GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note="MindSpore ops reject numpy dtypes, in PyNative too"
+    )
     FIX = "safe"
 
     def visit_Call(self, node: cst.Call) -> None:

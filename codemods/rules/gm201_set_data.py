@@ -1,6 +1,7 @@
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class SetData(Rule):
@@ -30,7 +31,7 @@ class SetData(Rule):
 
     CODE = "GM201"
     NAME = "set-data"
-    BREAKS = "GRAPH, STRICT, dynamic, export"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT)
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -5,6 +5,7 @@ import libcst.matchers as m
 
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
+from codemods.targets import EXPORT, STRICT, breaks
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -55,7 +56,7 @@ class AttributeMutation(Rule):
 
     CODE = "GM202"
     NAME = "attribute-mutation"
-    BREAKS = "STRICT, export"
+    BREAKS = breaks(STRICT, EXPORT, note="LAX keeps the attribute on the host")
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
@@ -260,14 +261,17 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
             assign = statement.body[0]
             if assign.targets[0].target is first:
                 return statement, first, assign.value, False
-        if m.matches(
-            statement,
-            m.If(
-                test=m.Comparison(comparisons=[m.ComparisonTarget(m.Is(), m.Name("None"))]),
-                body=m.IndentedBlock([m.SimpleStatementLine([m.Assign([m.AssignTarget()])])]),
-                orelse=None,
-            ),
-        ) and statement.test.left is first:
+        if (
+            m.matches(
+                statement,
+                m.If(
+                    test=m.Comparison(comparisons=[m.ComparisonTarget(m.Is(), m.Name("None"))]),
+                    body=m.IndentedBlock([m.SimpleStatementLine([m.Assign([m.AssignTarget()])])]),
+                    orelse=None,
+                ),
+            )
+            and statement.test.left is first
+        ):
             assign = statement.body.body[0].body[0]
             target = assign.targets[0].target
             if is_self_attribute(target) and target.attr.value == first.attr.value:

@@ -6,6 +6,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 # Calls that register child Cells by hand: a class that makes them may alias its list elsewhere
 _REGISTERS = ("insert_child_to_cell", "__setattr__", "setattr")
@@ -41,7 +42,7 @@ class PythonListOfCells(Rule):
 
     CODE = "GM203"
     NAME = "python-list-of-cells"
-    BREAKS = "GRAPH, STRICT, dynamic, export"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT)
     VISITS = "cells"
 
     def __init__(self, ctx) -> None:

@@ -4,6 +4,7 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import assigned_value
 
 # `a op= b` → `a = a op b`, and how tightly each operator binds (to parenthesize `b` when needed)
@@ -60,7 +61,7 @@ class ConstantAugAssign(Rule):
 
     CODE = "GM204"
     NAME = "constant-augassign"
-    BREAKS = "GRAPH, STRICT, dynamic, export (silent: the constant drifts from call to call)"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="the constant drifts from call to call")
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         target = node.target

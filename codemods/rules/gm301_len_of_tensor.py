@@ -1,6 +1,7 @@
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, breaks
 
 
 class LenOfTensor(Rule):
@@ -34,7 +35,7 @@ class LenOfTensor(Rule):
 
     CODE = "GM301"
     NAME = "len-of-tensor"
-    BREAKS = "dynamic (len of a dynamic batch used as a shape), dynamic export"
+    BREAKS = breaks(DYNAMIC, note="len of a dynamic batch used as a shape; static shapes fold it")
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

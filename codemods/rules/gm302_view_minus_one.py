@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import EXPORT, breaks
 from codemods.values import Dim
 
 
@@ -45,7 +46,10 @@ class ViewMinusOne(Rule):
 
     CODE = "GM302"
     NAME = "view-minus-one"
-    BREAKS = "nothing in MindSpore 2.10; older MindSpore and MindIR/Lite shape inference"
+    BREAKS = breaks(
+        together=(EXPORT,),
+        note="nothing in MindSpore 2.10; older MindSpore and MindSpore Lite shape inference of a MindIR",
+    )
     FIX = "safe/unsafe"
     DEFAULT = False
 

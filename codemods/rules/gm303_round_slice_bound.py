@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import KNOWN
 
 
@@ -35,7 +36,9 @@ class RoundSliceBound(Rule):
 
     CODE = "GM303"
     NAME = "round-slice-bound"
-    BREAKS = "GRAPH, STRICT, dynamic, export"
+    BREAKS = breaks(
+        GRAPH, STRICT, DYNAMIC, EXPORT, note="MakeSlice takes int64 bounds, round() is a float in graph mode"
+    )
     FIX = "safe"
 
     def visit_Slice(self, node: cst.Slice) -> None:

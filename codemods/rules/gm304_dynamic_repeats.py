@@ -7,6 +7,7 @@ from codemods.builders import atom
 from codemods.calls import method_call
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, breaks
 
 
 class DynamicRepeats(Rule):
@@ -41,7 +42,7 @@ class DynamicRepeats(Rule):
 
     CODE = "GM304"
     NAME = "dynamic-repeats"
-    BREAKS = "dynamic, dynamic export"
+    BREAKS = breaks(DYNAMIC, note="a repeat count read from a dynamic dimension")
     FIX = "safe"
 
     def visit_Call(self, node: cst.Call) -> None:

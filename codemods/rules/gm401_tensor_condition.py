@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, breaks
 
 _UPDATES = {
     "mindspore.ops.assign": "assign",
@@ -67,7 +68,10 @@ class TensorCondition(Rule):
 
     CODE = "GM401"
     NAME = "tensor-condition"
-    BREAKS = "dynamic export (and every graph pays a subgraph per branch)"
+    BREAKS = breaks(
+        together=(DYNAMIC, EXPORT),
+        note="a MindIR exported with a dynamic batch; every graph pays a subgraph per branch",
+    )
     FIX = "unsafe"
 
     def __init__(self, ctx) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, breaks
 from codemods.values import Dim
 from codemods.vocabulary import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS
 
@@ -44,7 +45,7 @@ class DynamicLoop(Rule):
 
     CODE = "GM402"
     NAME = "dynamic-loop"
-    BREAKS = "dynamic (loops over the batch), dynamic export (any shape-bounded loop)"
+    BREAKS = breaks(DYNAMIC, note="loops over the batch; any shape-bounded loop in a dynamic export")
     FIX = "none"
 
     def visit_For(self, node: cst.For) -> None:

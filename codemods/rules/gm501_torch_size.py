@@ -2,6 +2,7 @@ import libcst as cst
 
 from codemods.calls import method_call
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 
@@ -30,7 +31,7 @@ class TorchSize(Rule):
 
     CODE = "GM501"
     NAME = "torch-size"
-    BREAKS = "PyNative and every graph configuration"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "size")

@@ -2,6 +2,7 @@ import libcst as cst
 
 from codemods.rule import Rule
 from codemods.rules._torch_table import DIM_KEYWORDS, AxisOp
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class DimKeyword(Rule):
@@ -34,7 +35,7 @@ class DimKeyword(Rule):
 
     CODE = "GM502"
     NAME = "dim-keyword"
-    BREAKS = "PyNative and every graph configuration"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

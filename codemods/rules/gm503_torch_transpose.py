@@ -3,6 +3,7 @@ import libcst as cst
 from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 
@@ -33,7 +34,9 @@ class TorchTranspose(Rule):
 
     CODE = "GM503"
     NAME = "torch-transpose"
-    BREAKS = "GRAPH, STRICT, dynamic, export (silently wrong on 2-D tensors)"
+    BREAKS = breaks(
+        GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="fails from 3-D up; silently wrong on 2-D tensors"
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "transpose")

@@ -3,6 +3,7 @@ import libcst as cst
 from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 
@@ -33,7 +34,7 @@ class ArgmaxNoAxis(Rule):
 
     CODE = "GM504"
     NAME = "argmax-no-axis"
-    BREAKS = "GRAPH, STRICT, dynamic, export (silently a different shape)"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="silently a different shape")
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "argmax")

@@ -5,6 +5,7 @@ import libcst as cst
 from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.rule import Rule
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 TUPLE, VALUES = "tuple", "values"
@@ -43,7 +44,7 @@ class MaxPositionalAxis(Rule):
 
     CODE = "GM505"
     NAME = "max-positional-axis"
-    BREAKS = "GRAPH, STRICT, dynamic, export (silently values instead of a pair), or PyNative"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="silently values instead of a pair, or PyNative")
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "max", "min")

@@ -3,6 +3,7 @@ import libcst as cst
 from codemods.calls import method_call
 from codemods.rule import Rule
 from codemods.rules._torch_table import sized_call
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 
@@ -34,7 +35,7 @@ class TorchExpand(Rule):
 
     CODE = "GM506"
     NAME = "torch-expand"
-    BREAKS = "GRAPH, STRICT, dynamic, export"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="runs in PyNative only")
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "expand")

@@ -3,6 +3,7 @@ import libcst as cst
 from codemods.calls import method_call
 from codemods.rule import Rule
 from codemods.rules._torch_table import sized_call
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 
@@ -36,7 +37,7 @@ class TorchRepeat(Rule):
 
     CODE = "GM507"
     NAME = "torch-repeat"
-    BREAKS = "CPU and GPU: PyNative and every graph configuration (the kernel is Ascend-only)"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note="CPU and GPU: the kernel is Ascend-only")
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

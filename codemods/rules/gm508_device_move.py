@@ -5,6 +5,7 @@ import libcst as cst
 from codemods.calls import method_call
 from codemods.rule import Rule
 from codemods.rules._torch_table import TORCH_DTYPES, torch_name
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
 
 DEVICE, DTYPE = "device", "dtype"
@@ -41,7 +42,9 @@ class DeviceMove(Rule):
 
     CODE = "GM508"
     NAME = "device-move"
-    BREAKS = 'GRAPH, STRICT, dynamic, export (`.cuda()`, `.cpu()`, `.to("cuda")`: PyNative too)'
+    BREAKS = breaks(
+        GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note='`.cuda()`, `.cpu()`, `.to("cuda")` fail in PyNative too'
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "to", "cuda", "cpu")

@@ -5,6 +5,7 @@ import libcst as cst
 from codemods.builders import arg, as_tuple
 from codemods.rule import Rule
 from codemods.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
+from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Values
 
 
@@ -39,7 +40,7 @@ class TorchCall(Rule):
 
     CODE = "GM510"
     NAME = "torch-call"
-    BREAKS = "PyNative and every graph configuration"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
 
     def visit_Call(self, node: cst.Call) -> None:
         name = torch_name(self.ctx, node.func)

@@ -101,6 +101,16 @@ def _parse_inputs(inputs: Sequence[str], inputs_from: Path | None) -> tuple[spec
         raise UsageError(str(exc)) from None
 
 
+def applicable(checks: Sequence[str], inputs: Sequence[str], inputs_from: Path | None = None) -> list[str]:
+    """`checks` without `dynamic` when no input has a named dimension (a target's checks, as the default
+    leaves it out); a bad spec is left for `verify` to report."""
+    try:
+        dynamic = not inputs_from and spec_text.is_dynamic(spec_text.parse_specs(list(inputs)))
+    except spec_text.SpecError:
+        dynamic = False
+    return [c for c in checks if c != "dynamic" or dynamic]
+
+
 def _pick_checks(checks: Sequence[str] | None, parsed: tuple[spec_text.Spec, ...]) -> tuple[str, ...]:
     dynamic = spec_text.is_dynamic(parsed)
     if checks is None:

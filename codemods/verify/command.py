@@ -10,7 +10,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .api import UsageError
+from codemods import config as configuration
+from codemods import targets as deploy_targets
+
+from .api import UsageError, applicable
 from .api import verify as run_verify
 from .process import default_memory_limit, gigabytes
 from .report import CHECKS, render_json, render_table
@@ -22,7 +25,9 @@ INPUT_HELP = (
     "One per positional input: float32[2,3,32,32], int32[B,16]{0,30000} (a named dimension is dynamic; "
     "B=4 sets its size), int:4, float:0.5, bool:true, none."
 )
-CHECKS_HELP = f"Comma-separated subset of {','.join(CHECKS)} (default: all that apply)."
+CHECKS_HELP = f"Comma-separated subset of {','.join(CHECKS)} (default: those of the target, all that apply)."
+TARGET_HELP = ("What you deploy: graph, strict, dynamic, export (repeatable or comma-separated): the checks that "
+               "measure it run (default: the config's `target`, else every check).")  # fmt: skip
 MEMORY_HELP = (
     "GB of memory per worker before it is killed and its check fails; 0 = no limit "
     f"(default: a quarter of this machine's, {gigabytes(default_memory_limit())})."
@@ -39,6 +44,7 @@ def verify(
     inputs: Annotated[list[str] | None, typer.Option("--input", help=INPUT_HELP)] = None,
     inputs_from: Annotated[Path | None, typer.Option(help="Recorded inputs: an .npz, in order.")] = None,
     checks: Annotated[str | None, typer.Option(help=CHECKS_HELP)] = None,
+    target_: Annotated[list[str] | None, typer.Option("--target", help=TARGET_HELP, show_default=False)] = None,
     train: Annotated[bool, typer.Option("--train", help="Run in train mode (default: set_train(False)).")] = False,
     rtol: Annotated[float | None, typer.Option(help="Relative tolerance (default by dtype).")] = None,
     atol: Annotated[float | None, typer.Option(help="Absolute tolerance (default by dtype).")] = None,
@@ -61,7 +67,7 @@ def verify(
             parsed.cell,
             _init(init),
             inputs or [],
-            checks=_checks(checks),
+            checks=_checks(checks) or _target_checks(target_, parsed.path, inputs or [], inputs_from),
             python=python,
             timeout=timeout,
             rtol=rtol,
@@ -91,6 +97,18 @@ def _check_options(output_format: str, timeout: float) -> None:
 
 def _checks(text: str | None) -> list[str] | None:
     return None if text is None else [c.strip() for c in text.split(",") if c.strip()]
+
+
+def _target_checks(target: list[str] | None, path: Path, inputs: list[str], inputs_from: Path | None):
+    """The checks of `--target`, else of the config's `target`; None (every check) without either. The
+    dynamic check is left out when no input has a named dimension, as it is by default."""
+    try:
+        chosen = deploy_targets.parse(target) if target else configuration.load([path]).target
+    except (deploy_targets.TargetError, configuration.ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    if chosen is None:
+        return None
+    return applicable(deploy_targets.checks(chosen), inputs, inputs_from)
 
 
 def _rewritten(original: Path, against: Path | None, unsafe: bool) -> tuple[str, str | None]:
