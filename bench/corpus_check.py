@@ -2,8 +2,9 @@
 
 On the corpus of `make bench` (bench/corpus.py fetches it), through the real CLI:
 
-1. `graphmend check` with the default rules, then with `--select ALL`: the findings per rule; no crash
-   (an "internal error" or a traceback).
+1. `graphmend check --target export` with the default rules, then with `--select ALL`: the findings per
+   rule and per target (what `--target T` would report of them); no crash (an "internal error" or a
+   traceback).
 2. `graphmend fix` on a copy, with the default rules and safe fixes, then with every rule and
    `--unsafe-fixes`: no crash; every changed file still compiles; only files with a fixable finding
    change (the others stay byte-identical); a second `fix` changes nothing.
@@ -45,6 +46,7 @@ from codemods import RULES, engine, fix_source  # noqa: E402
 from codemods.files import syntax_error  # noqa: E402
 from codemods.rules import select_rules  # noqa: E402
 from codemods.runner import may_have_graph_code  # noqa: E402
+from codemods.targets import Target  # noqa: E402
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 # what a file of the corpus may legitimately get instead of a check: its own syntax, its encoding, its size
@@ -130,7 +132,7 @@ class _Graphmend:
 
 def _check(src: Path, mode: Mode, gm: _Graphmend) -> Checked:
     select = [w for w in mode.flags if w != "--unsafe-fixes"]
-    done = gm("check", "--format", "json", *select, str(src))
+    done = gm("check", "--format", "json", "--target", "export", *select, str(src))  # every finding
     checked = Checked(json.loads(done.stdout or "[]"), *_errors(done.stderr))
     for crash in checked.crashes:
         gm.violations.add(f"crash in check ({mode.label})", crash)
@@ -174,6 +176,13 @@ def _print_rules(checks: dict[str, Checked]) -> None:
         print(f"{code:<7} {rule.NAME:<22} {default if rule.DEFAULT else '-':>8} {every:>7} "
               f"{fixable[labels[1]][code]:>11}")  # fmt: skip
     print(f"{'total':<30} {sum(counts[labels[0]].values()):>8} {sum(counts[labels[1]].values()):>7}")
+    # what `--target T` would report: the findings of the rules whose BREAKS apply to T (one run of
+    # `--target export` holds them all; a target only leaves rules out)
+    print(f"\n{'target':<9} {'default rules':>14} {'ALL':>7}")
+    for target in Target:
+        shown = [sum(n for code, n in counts[label].items() if RULES[code].BREAKS.applies([target]))
+                 for label in labels]  # fmt: skip
+        print(f"{target.value:<9} {shown[0]:>14} {shown[1]:>7}")
 
 
 # -- 2. fix, twice, on a copy --------------------------------------------------------------------
