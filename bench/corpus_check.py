@@ -218,7 +218,7 @@ def _fix_twice(src: Path, mode: Mode, checked: Checked, gm: _Graphmend) -> None:
 
 
 def _fix(tree: Path, mode: Mode, gm: _Graphmend) -> str:
-    done = gm("fix", *mode.flags, str(tree))
+    done = gm("fix", "--target", "export", *mode.flags, str(tree))
     _, crashes = _errors(done.stderr)
     for crash in crashes:
         gm.violations.add(f"crash or refused fix in fix ({mode.label})", crash)
