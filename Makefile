@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check evidence clean
+.PHONY: demo test lint bench corpus-check evidence realcells clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,13 @@ corpus-check: $(STAMP)
 # verifier (MindSpore in child processes): docs/evidence.md, re-measured on a new release. A few minutes.
 evidence: $(STAMP)
 	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md
+
+# Real nn.Cells of seven MindSpore wheels (bench/realcells/cells.py) compiled before and after `graphmend fix`
+# and `fix --unsafe-fixes` in every mode: bench/realcells/results.{md,json}. About 15 min on 2 cores.
+realcells: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[verify,dev,realcells]'
+	$(PY) bench/realcells/fetch.py
+	$(PY) bench/realcells/run.py --jobs 1 $(ARGS)
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

@@ -1,0 +1,124 @@
+"""The real Cells: where each is in the fetched wheels, how to build it, what to call it with.
+
+`path` is relative to bench/realcells/src/<package>/ (the unzipped wheel); the Cell's module is
+imported from there under its real dotted name. `init` are the keyword arguments of `__init__`
+(JSON), `inputs` one verifier spec per positional input of `construct` (codemods/verify/specs.py: a
+named dimension such as `B` is the dynamic batch). `train` builds it in training mode. `why` says
+what the Cell is in the set for (the pattern of issue 20 it has, or "runs" for a Cell picked to
+measure noise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Cell:
+    package: str
+    path: str
+    name: str
+    inputs: tuple[str, ...]
+    init: dict = field(default_factory=dict)
+    train: bool = False
+    why: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.package}:{self.path.rsplit('/', 1)[-1][:-3]}.{self.name}"
+
+
+def _cells() -> list[Cell]:
+    c = Cell
+    return [
+        # -- mindcv 0.3.0
+        c("mindcv", "mindcv/loss/asymmetric.py", "AsymmetricLossSingleLabel", ("float32[B,5]", "int32[B]{0,5}"),
+          why="np.ones on a shape, Tensor(...)"),
+        c("mindcv", "mindcv/loss/asymmetric.py", "AsymmetricLossMultilabel", ("float32[B,5]", "float32[B,5]{0,1}"),
+          why="Tensor(...), if"),
+        c("mindcv", "mindcv/models/edgenext.py", "PositionalEncodingFourier", ("int:2", "int:4", "int:4"),
+          {"hidden_dim": 8, "dim": 16}, why="np.zeros of Python ints, Tensor(...)"),
+        c("mindcv", "mindcv/models/xcit.py", "PositionalEncodingFourier", ("int:2", "int:4", "int:4"),
+          {"hidden_dim": 8, "dim": 16}, why="np.zeros of Python ints"),
+        c("mindcv", "mindcv/models/swintransformer.py", "WindowPartition", ("float32[B,4,4,3]",),
+          {"window_size": 2}, why="Tensor of shape values"),
+        c("mindcv", "mindcv/models/layers/drop_path.py", "DropPath", ("float32[B,3,4]",), {"drop_prob": 0.5},
+          train=True, why="random, tensor if"),
+        c("mindcv", "mindcv/models/ghostnet.py", "HardSigmoid", ("float32[B,3,4]",), why="runs"),
+        c("mindcv", "mindcv/models/pvtv2.py", "DWConv", ("float32[B,16,4]", "int:4", "int:4"), {"dim": 4},
+          why="shape arithmetic"),
+        c("mindcv", "mindcv/models/convnext.py", "ConvNextLayerNorm", ("float32[B,4,3,3]",),
+          {"normalized_shape": [4], "epsilon": 1e-6, "norm_axis": 1}, why="if on the rank"),
+        c("mindcv", "mindcv/models/edgenext.py", "LayerNorm", ("float32[B,4,3,3]",),
+          {"normalized_shape": [4], "epsilon": 1e-6, "norm_axis": 1}, why="if on the rank"),
+        c("mindcv", "mindcv/models/mlpmixer.py", "TransPose", ("float32[B,3,4]",), why="runs"),
+        c("mindcv", "mindcv/models/layers/squeeze_excite.py", "SqueezeExcite", ("float32[B,16,4,4]",),
+          {"in_channels": 16}, why="runs"),
+        c("mindcv", "mindcv/models/layers/patch_embed.py", "PatchEmbed", ("float32[B,3,8,8]",),
+          {"image_size": 8, "patch_size": 4, "in_chans": 3, "embed_dim": 8}, why="shape checks, if"),
+        c("mindcv", "mindcv/models/pvt.py", "Attention", ("float32[B,16,8]", "int:4", "int:4"),
+          {"dim": 8, "num_heads": 2, "sr_ratio": 2}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/pvtv2.py", "Attention", ("float32[B,16,8]", "int:4", "int:4"),
+          {"dim": 8, "num_heads": 2, "sr_ratio": 2}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/resnest.py", "RadixSoftmax", ("float32[B,8,1,1]",),
+          {"radix": 2, "cardinality": 1}, why="shape view"),
+        c("mindcv", "mindcv/loss/cross_entropy_smooth.py", "CrossEntropySmooth", ("float32[B,5]", "int32[B]{0,5}"),
+          {"smoothing": 0.1}, why="runs"),
+        c("mindcv", "mindcv/loss/binary_cross_entropy_smooth.py", "BinaryCrossEntropySmooth",
+          ("float32[B,5]", "float32[B,5]{0,1}"), {"smoothing": 0.1}, why="Tensor(...), if"),
+        c("mindcv", "mindcv/models/edgenext.py", "SDTAEncoder", ("float32[B,8,4,4]",),
+          {"dim": 8, "num_heads": 2, "scales": 2}, why="while on a shape, np"),
+        c("mindcv", "mindcv/models/swintransformer.py", "PatchMerging", ("float32[B,16,4]",),
+          {"input_resolution": [4, 4], "dim": 4}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/layers/squeeze_excite.py", "SqueezeExciteV2", ("float32[B,16,4,4]",),
+          {"in_channels": 16}, why="runs"),
+        c("mindcv", "mindcv/models/layers/selective_kernel.py", "SelectiveKernel", ("float32[B,8,4,4]",),
+          {"in_channels": 8}, why="len, if"),
+        c("mindcv", "mindcv/models/resnet.py", "BasicBlock", ("float32[B,8,4,4]",),
+          {"in_channels": 8, "channels": 8}, why="runs"),
+        c("mindcv", "mindcv/models/convnext.py", "Block", ("float32[B,8,4,4]",), {"dim": 8}, why="if"),
+        c("mindcv", "mindcv/models/poolformer.py", "PoolFormerBlock", ("float32[B,8,4,4]",), {"dim": 8},
+          why="runs"),
+        c("mindaudio", "mindaudio/models/wavegrad/wavegrad_v190.py", "UBlock",
+          ("float32[B,4,8]", "float32[B,4,16]", "float32[B,4,16]"),
+          {"input_size": 4, "hidden_size": 4, "factor": 2, "kernel_size": 3, "dilation": [1, 2, 4, 8]},
+          why="Tensor.repeat (torch's repeat)"),
+        c("mindaudio", "mindaudio/models/wavegrad/wavegrad_v190.py", "PositionalEncoding",
+          ("float32[B,8,6]", "float32[B]"), {"dim": 8}, why="np in construct"),
+        c("mindaudio", "mindaudio/loss/AdditiveAngularMargin.py", "AdditiveAngularMargin",
+          ("float32[B,5]{-1,1}", "float32[B,5]{0,1}"), {"margin": 0.2, "scale": 30.0}, why="np constant"),
+        c("mindaudio", "mindaudio/models/ecapatdnn.py", "MyBatchNorm1d", ("float32[B,4,6]",), {"num_features": 4},
+          why="len of a shape"),
+        c("mindaudio", "mindaudio/models/conv_tasnet.py", "Encoder", ("float32[B,32]",), {"L": 4, "N": 8},
+          why="shape arithmetic"),
+        c("mindaudio", "mindaudio/models/ecapatdnn.py", "EcapaTDNN", ("float32[B,20,8]",),
+          {"input_size": 8, "lin_neurons": 4, "channels": [8, 8, 8, 8, 24], "attention_channels": 4,
+           "se_channels": 4}, why="len, loops"),
+        # -- mindocr 0.5.0
+        c("mindocr", "mindocr/losses/rec_loss.py", "SARLoss", ("float32[B,6,10]", "int32[B,6]{0,10}"),
+          why="len of a shape, assert"),
+        c("mindocr", "mindocr/models/utils/yolov8_cells.py", "Upsample", ("float32[B,3,4,4]",), {"scales": 2.0},
+          why="round of a shape"),
+        c("mindyolo", "mindyolo/models/layers/common.py", "ReOrg", ("float32[B,3,4,4]",), why="runs"),
+        c("mindyolo", "mindyolo/models/layers/conv.py", "Focus", ("float32[B,3,4,4]",), {"c1": 3, "c2": 4},
+          why="runs"),
+        c("mindyolo", "mindyolo/models/layers/bottleneck.py", "C2f", ("float32[B,4,4,4]",), {"c1": 4, "c2": 4},
+          why="len, loops"),
+        c("mindyolo", "mindyolo/models/layers/spp.py", "SPPCSPC", ("float32[B,4,8,8]",), {"c1": 4, "c2": 4},
+          why="len, loops"),
+        # -- mindnlp 0.3.1
+        c("mindnlp", "mindnlp/_legacy/hypercomplex/double/double_relu.py", "J1J2ReLU", ("float32[2,B,4]",),
+          why="runs"),
+        c("mindone", "mindone/diffusers/models/unets/unet_1d_blocks.py", "SelfAttention1d", ("float32[B,4,8]",),
+          {"in_channels": 4}, why="Tensor(...)"),
+        c("mindcv", "mindcv/models/resnet.py", "Bottleneck", ("float32[B,16,4,4]",),
+          {"in_channels": 16, "channels": 4}, why="runs"),
+        c("mindcv", "mindcv/models/layers/mlp.py", "Mlp", ("float32[B,4,8]",),
+          {"in_features": 8, "hidden_features": 16}, why="runs"),
+    ]
+
+
+CELLS: tuple[Cell, ...] = tuple(_cells())
+
+# one line per Cell that still fails somewhere after the fixes: why (read from results.md and the source)
+NOTES: dict[str, str] = {}
