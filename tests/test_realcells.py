@@ -51,4 +51,22 @@ def test_the_summary_counts_the_pair_as_fixed(measured):
     assert summary["failing_before"] == 1
     assert summary["safe"]["fixed"] == 1 and summary["safe"]["passed_before_fail_after"] == []
     table = run.render([measured], summary, 60.0)
-    assert f"| `{KEY}` | GM101 | GM101 / GM101 | ✓ → · → · | ✓ → ✓ → ✓ | ✓ → ✓ → ✓ | ✗ → ✓ → ✓ |" in table
+    assert f"| `{KEY}` | GM101 | GM101 / GM101 | ✓ → ✓ → ✓ | ✓ → ✓ → ✓ | ✓ → ✓ → ✓ | ✗ → ✓ → ✓ |" in table
+
+
+def test_a_rewrite_that_changes_pynative_numbers_is_caught():
+    """pynative.py, the harness's PyNative comparison, on a hand-broken rewrite (the loss doubled)."""
+    cell = next(c for c in CELLS if c.key == KEY)
+    path = fetch.SRC / cell.package / cell.path
+    source = path.read_text(encoding="utf-8")
+    broken = source.replace("        return loss\n", "        return loss * 2\n", 1)
+    assert broken != source
+    got = run._in_pynative(cell, path, source, {"safe": _Fixed(broken), "unsafe": _Fixed(broken)})
+    assert got["safe"]["status"] == "fail" and "differ" in got["safe"]["problem"], got
+
+
+class _Fixed:
+    """What `fix_source` returns, as far as `_in_pynative` reads it: the rewritten source."""
+
+    def __init__(self, output: str):
+        self.output = output

@@ -10,9 +10,10 @@ the safe one. `--jobs N` runs N Cells at a time (each with its two workers: on 2
 
     .venv/bin/python bench/realcells/run.py [--jobs 1] [KEY-SUBSTRING...]   # `make realcells`
 
-What the verifier cannot express (issue 15): the rewritten version is run in PyNative only when the
-original fails there, so a fix that changes PyNative's numbers shows here only through the compiled
-modes (an after that runs and differs from the original's PyNative numbers: "values differ").
+What the verifier cannot express (issue 15): it runs a rewritten version in PyNative only when the
+original fails there. So for every Cell a fix changed, one more child process (pynative.py, the
+verifier's own worker code) runs the original and each rewrite in PyNative and compares their numbers:
+the *pynative* column.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,7 +37,8 @@ from cells import CELLS, NOTES, Cell  # noqa: E402
 from fetch import SRC, fetched  # noqa: E402
 
 from codemods import fix_source  # noqa: E402
-from codemods.verify import CHECKS, Report, verify  # noqa: E402
+from codemods.verify import CHECKS, Report, staging, verify  # noqa: E402
+from codemods.verify import specs as spec_text  # noqa: E402
 
 MODES = ("pynative", *CHECKS)
 VARIANTS = ("before", "safe", "unsafe")
@@ -64,7 +68,7 @@ def measure(cell: Cell) -> Measured:
         cell=cell,
         findings=[_finding(f) for f in fixes["unsafe"].findings if _in_cell(f, cell.name, span)],
         applied={v: sorted(f.code for f in fs) for v, fs in mine.items()},
-        modes=_modes(reports),
+        modes=_modes(reports, _in_pynative(cell, path, source, fixes)),
         wall_s=time.perf_counter() - started,
     )
 
@@ -77,9 +81,54 @@ def _verify(cell: Cell, path: Path, rewritten: str) -> Report:
     return verify(path, rewritten, cell.name, cell.init, list(cell.inputs), train=cell.train, timeout=TIMEOUT)
 
 
-def _modes(reports: dict[str, Report]) -> dict[str, dict[str, dict]]:
+def _in_pynative(cell: Cell, path: Path, source: str, fixes: dict) -> dict[str, dict]:
+    """variant -> the rewrite in PyNative against the original in PyNative (pynative.py, one process)."""
+    changed = {v: r.output for v, r in fixes.items() if r.output != source}
+    if fixes["unsafe"].output == fixes["safe"].output:
+        changed.pop("unsafe", None)
+    if not changed:
+        return {}
+    module = staging.locate(path)
+    with tempfile.TemporaryDirectory(prefix="graphmend-realcells-") as tmp:
+        versions = [{"label": "before", **_where(staging.original_version(module))}]
+        for variant, output in changed.items():
+            versions.append(
+                {"label": variant, **_where(staging.rewritten_version(module, output, Path(tmp) / variant))}
+            )
+        inputs = [spec_text.to_json(s) for s in spec_text.parse_specs(list(cell.inputs))]
+        common = {"cell": cell.name, "init": cell.init, "inputs": inputs, "inputs_from": None, "train": cell.train,
+                  "seed": 0, "rtol": None, "atol": None}  # fmt: skip
+        config = Path(tmp) / "config.json"
+        config.write_text(json.dumps({"common": common, "versions": versions}), encoding="utf-8")
+        command = [sys.executable, str(HERE / "pynative.py"), str(config)]
+        try:
+            done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT)
+            replies = json.loads(done.stdout.strip().splitlines()[-1])
+        except (subprocess.TimeoutExpired, ValueError, IndexError):
+            return {v: {"status": "fail", "problem": "pynative.py gave no result (timeout or crash)"} for v in changed}
+    got = {v: _pynative_reply(replies.get(v, {})) for v in changed}
+    if "unsafe" not in got:
+        got["unsafe"] = got["safe"] if "safe" in got else None
+    return {v: r for v, r in got.items() if r is not None}
+
+
+def _where(version: staging.Version) -> dict:
+    return {"module": version.module.name, "sys_path": list(version.sys_path), "user_roots": list(version.user_roots)}
+
+
+def _pynative_reply(reply: dict) -> dict:
+    if reply.get("status") == "pass":
+        return {"status": "pass", "problem": None}
+    if reply.get("error"):
+        error = reply["error"]
+        return _fail(f"{reply.get('stage')}: {error['type']}: {error['message']}")
+    wrong = reply.get("items") or [{"name": "?", "problem": "no result"}]
+    return _fail(f"PyNative numbers differ from the original's: {wrong[0]['name']}: {wrong[0]['problem']}")
+
+
+def _modes(reports: dict[str, Report], direct: dict[str, dict]) -> dict[str, dict[str, dict]]:
     safe = reports["safe"]
-    modes: dict[str, dict[str, dict]] = {"pynative": _pynative(reports)}
+    modes: dict[str, dict[str, dict]] = {"pynative": _pynative(reports, direct)}
     for check in CHECKS:
         if check not in safe.checks:
             continue
@@ -89,23 +138,12 @@ def _modes(reports: dict[str, Report]) -> dict[str, dict[str, dict]]:
     return modes
 
 
-def _pynative(reports: dict[str, Report]) -> dict[str, dict]:
-    """The original's PyNative run is the reference; a rewrite is run there only if the original fails."""
-    row = {}
+def _pynative(reports: dict[str, Report], direct: dict[str, dict]) -> dict[str, dict]:
+    """before: the verifier's reference run; a rewrite: pynative.py's comparison, or the same source."""
     failed = dict(reports["safe"].reference.failures)
-    row["before"] = _fail(failed["before"].summary()) if "before" in failed else {"status": "pass", "problem": None}
+    row = {"before": _fail(failed["before"].summary()) if "before" in failed else {"status": "pass", "problem": None}}
     for variant in ("safe", "unsafe"):
-        ref = reports[variant].reference
-        got = dict(ref.failures)
-        if "after" in got:
-            row[variant] = _fail(got["after"].summary())
-        elif ref.version == "after":
-            row[variant] = {"status": "pass", "problem": "runs (reference: the original fails)"}
-        else:
-            row[variant] = {
-                "status": "not run",
-                "problem": "the verifier runs a rewrite in PyNative only when the original fails there (issue 15)",
-            }
+        row[variant] = direct.get(variant) or {"status": "same", "problem": None}
     return row
 
 
@@ -138,13 +176,18 @@ def passed(entry: dict) -> bool:
     return entry["status"].startswith("pass")
 
 
+def after(row: dict, variant: str) -> dict:
+    """A variant that is the original's source has the original's result."""
+    return row["before"] if row[variant]["status"] == "same" else row[variant]
+
+
 def summarize(rows: list[Measured]) -> dict:
     pairs = [(r, m, row) for r in rows for m, row in r.modes.items() if m != "pynative"]
     failing = [(r, m, row) for r, m, row in pairs if not passed(row["before"])]
     summary = {"cells": len(rows), "pairs": len(pairs), "failing_before": len(failing)}
     for variant in ("safe", "unsafe"):
-        fixed = [p for p in failing if passed(p[2][variant])]
-        broke = [p for p in pairs if passed(p[2]["before"]) and not passed(p[2][variant])]
+        fixed = [p for p in failing if passed(after(p[2], variant))]
+        broke = [p for p in pairs if passed(p[2]["before"]) and not passed(after(p[2], variant))]
         differ = [
             p
             for p in pairs
@@ -156,7 +199,7 @@ def summarize(rows: list[Measured]) -> dict:
             "share": round(len(fixed) / len(failing), 3) if failing else None,
             "passed_before_fail_after": [f"{r.cell.key} {m}" for r, m, _ in broke],
             "new_value_differences": [f"{r.cell.key} {m}" for r, m, _ in differ],
-            "pynative_broken": [
+            "pynative_changed": [
                 r.cell.key
                 for r in rows
                 if passed(r.modes["pynative"]["before"]) and r.modes["pynative"][variant]["status"] == "fail"
@@ -190,13 +233,16 @@ def render(rows: list[Measured], summary: dict, wall: float) -> str:
         + _list(s["passed_before_fail_after"] + u["passed_before_fail_after"]),
         f"- fixes that change the numbers (an after that runs and differs, where before did not): safe "
         f"{len(s['new_value_differences'])}, unsafe {len(u['new_value_differences'])} "
-        f"{_list(s['new_value_differences'] + u['new_value_differences'])}; rewrites that no longer run in PyNative: "
-        f"safe {len(s['pynative_broken'])}, unsafe {len(u['pynative_broken'])}",
+        f"{_list(s['new_value_differences'] + u['new_value_differences'])}",
+        f"- rewrites whose PyNative run fails or differs from the original's (pynative.py): safe "
+        f"{len(s['pynative_changed'])}, unsafe {len(u['pynative_changed'])} "
+        + _list(s["pynative_changed"] + u["pynative_changed"]),
         f"- noise: {summary['noise']['cells_passing_everything_before']} Cells pass every mode before; graphmend "
         f"applies {summary['noise']['fixes_on_them']['safe']} safe and {summary['noise']['fixes_on_them']['unsafe']} "
         f"safe+unsafe fixes to them {_list(summary['noise']['cells_changed'])}",
         "",
-        "✓ passes with PyNative's numbers (✓s: shapes and dtypes only, random), ✗ fails, · not run.",
+        "Each mode is *before → safe → unsafe*: ✓ passes with PyNative's numbers (✓s: shapes and dtypes only,",
+        "random), ✗ fails, = the fix left the source as it was (so the result is *before*'s).",
         "",
         "| Cell | findings | fixes safe / unsafe | " + " | ".join(MODES) + " |",
         "|---|---|---|" + "---|" * len(MODES),
@@ -208,17 +254,22 @@ def render(rows: list[Measured], summary: dict, wall: float) -> str:
         cells = [_cell(r.modes.get(m)) for m in MODES]
         lines.append(f"| `{r.cell.key}` | {codes} | {fixes} | " + " | ".join(cells) + " |")
         details += _details(r)
-    return "\n".join([*lines, "", "## Failures", "", *details, ""])
+    return "\n".join([*lines, "", "## What still fails after the fixes", "", *(details or ["Nothing."]), ""])
 
 
 def _details(r: Measured) -> list[str]:
+    """The modes still failing after the fixes: each version's error, and why (NOTES)."""
     out = []
     for mode, row in r.modes.items():
+        if all(passed(after(row, v)) for v in ("safe", "unsafe")):
+            continue
+        out.append(f"- `{r.cell.key}` {mode}:")
         for variant in VARIANTS:
-            if row[variant]["status"] == "fail":
-                out.append(f"- `{r.cell.key}` {mode} {variant}: {row[variant]['problem']}")
+            entry = row[variant] if variant == "before" else after(row, variant)
+            shown = "passes" if passed(entry) else entry["problem"]
+            out.append(f"  - {variant}: {shown}" + (" (the source as it was)" * (row[variant]["status"] == "same")))
     if out:
-        out.append(f"  - why: {NOTES.get(r.cell.key, 'not explained yet')}")
+        out.append(f"  - **why**: {NOTES.get(r.cell.key, 'not explained yet')}")
     return out
 
 
@@ -229,7 +280,7 @@ def _cell(row: dict | None) -> str:
 
 
 def _mark(entry: dict) -> str:
-    return {"pass": "✓", "pass (shapes)": "✓s", "fail": "✗"}.get(entry["status"], "·")
+    return {"pass": "✓", "pass (shapes)": "✓s", "fail": "✗", "same": "="}.get(entry["status"], "·")
 
 
 def _codes(codes: list[str]) -> str:
