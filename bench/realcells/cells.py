@@ -94,6 +94,8 @@ def _cells() -> list[Cell]:
         c("mindaudio", "mindaudio/models/ecapatdnn.py", "EcapaTDNN", ("float32[B,20,8]",),
           {"input_size": 8, "lin_neurons": 4, "channels": [8, 8, 8, 8, 24], "attention_channels": 4,
            "se_channels": 4}, why="len, loops"),
+        c("mindaudio", "mindaudio/models/fastspeech2/variance_adapter.py", "LengthRegulator",
+          ("float32[B,3,4]", "int32[B,3]{1,3}", "int:8"), why=".asnumpy().tolist() into Tensor.repeat, np.stack"),
         # -- mindocr 0.5.0
         c("mindocr", "mindocr/losses/rec_loss.py", "SARLoss", ("float32[B,6,10]", "int32[B,6]{0,10}"),
           why="len of a shape, assert"),
@@ -106,6 +108,11 @@ def _cells() -> list[Cell]:
           why="len, loops"),
         c("mindyolo", "mindyolo/models/layers/spp.py", "SPPCSPC", ("float32[B,4,8,8]",), {"c1": 4, "c2": 4},
           why="len, loops"),
+        c("mindocr", "mindocr/models/heads/rec_visionlan_head.py", "PP_Layer", ("float32[B,16,8]",),
+          {"n_dim": 8, "N_max_character": 4, "n_position": 16}, why="np, Tensor(...), repeat_interleave"),
+        c("mindocr", "mindocr/models/heads/rec_robustscanner_head.py", "DotProductAttentionLayer",
+          ("float32[B,8,5]", "float32[B,8,6]", "float32[B,8,6]", "int:2", "int:3", "int32[B,1,3]{0,2}"),
+          {"dim_model": 8}, why="repeat_interleave, a loop over a tensor"),
         # -- mindnlp 0.3.1
         c("mindnlp", "mindnlp/_legacy/hypercomplex/double/double_relu.py", "J1J2ReLU", ("float32[2,B,4]",),
           why="runs"),

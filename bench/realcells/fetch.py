@@ -51,6 +51,8 @@ BLANKED = (
     "mindocr/mindocr/__init__.py",
     "mindocr/mindocr/models/__init__.py",
     "mindocr/mindocr/losses/__init__.py",
+    "mindocr/mindocr/utils/__init__.py",
+    "mindocr/mindocr/models/heads/__init__.py",
     "mindyolo/mindyolo/__init__.py",
     "mindyolo/mindyolo/models/__init__.py",
     "mindaudio/mindaudio/__init__.py",
