@@ -53,6 +53,8 @@ BLANKED = (
     "mindocr/mindocr/losses/__init__.py",
     "mindocr/mindocr/utils/__init__.py",
     "mindocr/mindocr/models/heads/__init__.py",
+    "mindocr/mindocr/models/utils/__init__.py",
+    "mindocr/mindocr/models/backbones/__init__.py",
     "mindyolo/mindyolo/__init__.py",
     "mindyolo/mindyolo/models/__init__.py",
     "mindaudio/mindaudio/__init__.py",
@@ -61,6 +63,7 @@ BLANKED = (
     "mindnlp/mindnlp/__init__.py",
     "mindformers/mindformers/__init__.py",
     "mindone/mindone/__init__.py",
+    "mindone/mindone/diffusers/models/unets/__init__.py",
 )
 
 
