@@ -56,11 +56,11 @@ evidence: $(STAMP)
 	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md
 
 # Real nn.Cells of seven MindSpore wheels (bench/realcells/cells.py) compiled before and after `graphmend fix`
-# and `fix --unsafe-fixes` in every mode: bench/realcells/results.{md,json}. About 15 min on 2 cores.
+# and `fix --unsafe-fixes` in every mode: bench/realcells/results.{md,json}. About 11 min on 2 shared cores.
 realcells: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[verify,dev,realcells]'
 	$(PY) bench/realcells/fetch.py
-	$(PY) bench/realcells/run.py --jobs 1 $(ARGS)
+	$(PY) bench/realcells/run.py --jobs 2 $(ARGS)
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

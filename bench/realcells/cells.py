@@ -128,4 +128,43 @@ def _cells() -> list[Cell]:
 CELLS: tuple[Cell, ...] = tuple(_cells())
 
 # one line per Cell that still fails somewhere after the fixes: why (read from results.md and the source)
-NOTES: dict[str, str] = {}
+NOTES: dict[str, str] = {
+    "mindcv:drop_path.DropPath": (
+        "training-mode Dropout: at the grown batch the dynamic-shape graph draws another mask than PyNative; the "
+        "Dropout's seed is fixed when the Cell is built, so the verifier's second-seed run draws the same mask and "
+        "does not see the Cell as random (a verifier limit, issue 15), not a pattern a rewrite could fix"
+    ),
+    "mindcv:binary_cross_entropy_smooth.BinaryCrossEntropySmooth": (
+        "missed pattern: `if main_logits.size != labels.size:` is an `if` on shape values, decided at compile time "
+        "only when shapes are static; with a dynamic batch both branches are compiled and the OneHot branch rejects "
+        "the float labels; no rule reports it"
+    ),
+    "mindaudio:AdditiveAngularMargin.AdditiveAngularMargin": (
+        "missed pattern: `np.where(cosine > self.th, phi, cosine - self.mm)` on tensors has no GM103 finding; with "
+        "a dynamic batch the numpy fallback fails (`Add` of a Bool tensor); `ops.where` is the rewrite (the "
+        "numpy→ops table of issue 20)"
+    ),
+    "mindocr:rec_visionlan_head.PP_Layer": (
+        "missed pattern of issue 20: `ops.repeat_interleave(x, enc_output.shape[0], 0)` with the dynamic batch as "
+        "the count (`For 'Tensor' … got type 'Int'`); GM101's fix of `Tensor(np.arange(n), dtype=ms.int64)` into "
+        "`ops.arange(n, dtype=ms.int64)` is right (the wrapper removed) and keeps the other modes passing"
+    ),
+    "mindocr:rec_robustscanner_head.DotProductAttentionLayer": (
+        "MindSpore itself: PyNative and GRAPH disagree on the masked softmax (`ops.select(mask, x, float('-inf'))` "
+        "after `repeat_interleave` of each row's mask; measured by hand: PyNative returns zeros where GRAPH returns "
+        "the attention), and with a dynamic batch the loop over the mask tensor's rows runs zero times (Concat of "
+        "nothing): no rule reports iterating a tensor"
+    ),
+    "mindaudio:wavegrad_v190.UBlock": (
+        "`x.repeat(self.factor, 2)` is MindSpore's older numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
+        "no version runs in PyNative here); GM507's unsafe `ops.tile(x, (self.factor, 2))` reads it as torch's "
+        "repeat and changes the shape (the next Conv1d gets 8 channels, not 4): the rewrite that keeps the meaning "
+        "is `ops.repeat_interleave(x, self.factor, 2)`, a wrong unsafe fix for the rule work of issue 20"
+    ),
+    "mindaudio:variance_adapter.LengthRegulator": (
+        "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat (no CPU "
+        "kernel, so no version runs in PyNative here); GM507's unsafe `ops.tile(batch, (counts, 0))` cannot run "
+        "(Tile of a list); GM106 reports the `.asnumpy()`; the output length depends on the data, which no static "
+        "graph can express (STRICT/export reject `.asnumpy()`, a dynamic batch rejects `zip` over it)"
+    ),
+}
