@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.append(str(HERE.parent))  # after bench/realcells: bench/run.py must not shadow run.py
 
 import corpus  # noqa: E402  (bench/corpus.py: the same download, check and unzip)
 
