@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check evidence clean
+.PHONY: demo test lint bench corpus-check evidence realcells clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,13 @@ corpus-check: $(STAMP)
 # --check: fails when a rule's BREAKS disagrees with what this MindSpore did (codemods.evidence.disagreements).
 evidence: $(STAMP)
 	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md --check
+
+# Real nn.Cells of seven MindSpore wheels (bench/realcells/cells.py) compiled before and after `graphmend fix`
+# and `fix --unsafe-fixes` in every mode: bench/realcells/results.{md,json}. About 11 min on 2 shared cores.
+realcells: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[verify,dev,realcells]'
+	$(PY) bench/realcells/fetch.py
+	$(PY) bench/realcells/run.py --jobs 2 $(ARGS)
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

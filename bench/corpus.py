@@ -55,11 +55,11 @@ def python_files(root: Path = SRC) -> list[Path]:
     return sorted(root.rglob("*.py"))
 
 
-def _download(name: str, version: str, sha256: str) -> Path:
-    wheel = WHEELS / f"{name}-{version}-py3-none-any.whl"
+def _download(name: str, version: str, sha256: str, wheels: Path = WHEELS) -> Path:
+    wheel = wheels / f"{name}-{version}-py3-none-any.whl"
     if not (wheel.is_file() and _sha256(wheel) == sha256):
-        WHEELS.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--dest", str(WHEELS),
+        wheels.mkdir(parents=True, exist_ok=True)
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--dest", str(wheels),
                    "--only-binary", ":all:", f"{name}=={version}"]  # fmt: skip
         if subprocess.run(command).returncode != 0:
             raise CorpusError(f"pip could not download {name}=={version}; is the package index reachable?")
@@ -81,9 +81,9 @@ def _unzip(wheel: Path, target: Path) -> None:
     partial.rename(target)
 
 
-def _own_work_tree() -> None:
-    if not (ROOT / ".git").exists():
-        subprocess.run(["git", "init", "--quiet", str(ROOT)], check=True)
+def _own_work_tree(root: Path = ROOT) -> None:
+    if not (root / ".git").exists():
+        subprocess.run(["git", "init", "--quiet", str(root)], check=True)
 
 
 def _sha256(path: Path) -> str:

@@ -1,0 +1,170 @@
+"""The real Cells: where each is in the fetched wheels, how to build it, what to call it with.
+
+`path` is relative to bench/realcells/src/<package>/ (the unzipped wheel); the Cell's module is
+imported from there under its real dotted name. `init` are the keyword arguments of `__init__`
+(JSON), `inputs` one verifier spec per positional input of `construct` (codemods/verify/specs.py: a
+named dimension such as `B` is the dynamic batch). `train` builds it in training mode. `why` says
+what the Cell is in the set for (the pattern of issue 20 it has, or "runs" for a Cell picked to
+measure noise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Cell:
+    package: str
+    path: str
+    name: str
+    inputs: tuple[str, ...]
+    init: dict = field(default_factory=dict)
+    train: bool = False
+    why: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.package}:{self.path.rsplit('/', 1)[-1][:-3]}.{self.name}"
+
+
+def _cells() -> list[Cell]:
+    c = Cell
+    return [
+        # -- mindcv 0.3.0
+        c("mindcv", "mindcv/loss/asymmetric.py", "AsymmetricLossSingleLabel", ("float32[B,5]", "int32[B]{0,5}"),
+          why="np.ones on a shape, Tensor(...)"),
+        c("mindcv", "mindcv/loss/asymmetric.py", "AsymmetricLossMultilabel", ("float32[B,5]", "float32[B,5]{0,1}"),
+          why="Tensor(...), if"),
+        c("mindcv", "mindcv/models/edgenext.py", "PositionalEncodingFourier", ("int:2", "int:4", "int:4"),
+          {"hidden_dim": 8, "dim": 16}, why="np.zeros of Python ints, Tensor(...)"),
+        c("mindcv", "mindcv/models/xcit.py", "PositionalEncodingFourier", ("int:2", "int:4", "int:4"),
+          {"hidden_dim": 8, "dim": 16}, why="np.zeros of Python ints"),
+        c("mindcv", "mindcv/models/swintransformer.py", "WindowPartition", ("float32[B,4,4,3]",),
+          {"window_size": 2}, why="Tensor of shape values"),
+        c("mindcv", "mindcv/models/layers/drop_path.py", "DropPath", ("float32[B,3,4]",), {"drop_prob": 0.5},
+          train=True, why="random, tensor if"),
+        c("mindcv", "mindcv/models/ghostnet.py", "HardSigmoid", ("float32[B,3,4]",), why="runs"),
+        c("mindcv", "mindcv/models/pvtv2.py", "DWConv", ("float32[B,16,4]", "int:4", "int:4"), {"dim": 4},
+          why="shape arithmetic"),
+        c("mindcv", "mindcv/models/convnext.py", "ConvNextLayerNorm", ("float32[B,4,3,3]",),
+          {"normalized_shape": [4], "epsilon": 1e-6, "norm_axis": 1}, why="if on the rank"),
+        c("mindcv", "mindcv/models/edgenext.py", "LayerNorm", ("float32[B,4,3,3]",),
+          {"normalized_shape": [4], "epsilon": 1e-6, "norm_axis": 1}, why="if on the rank"),
+        c("mindcv", "mindcv/models/mlpmixer.py", "TransPose", ("float32[B,3,4]",), why="runs"),
+        c("mindcv", "mindcv/models/layers/squeeze_excite.py", "SqueezeExcite", ("float32[B,16,4,4]",),
+          {"in_channels": 16}, why="runs"),
+        c("mindcv", "mindcv/models/layers/patch_embed.py", "PatchEmbed", ("float32[B,3,8,8]",),
+          {"image_size": 8, "patch_size": 4, "in_chans": 3, "embed_dim": 8}, why="shape checks, if"),
+        c("mindcv", "mindcv/models/pvt.py", "Attention", ("float32[B,16,8]", "int:4", "int:4"),
+          {"dim": 8, "num_heads": 2, "sr_ratio": 2}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/pvtv2.py", "Attention", ("float32[B,16,8]", "int:4", "int:4"),
+          {"dim": 8, "num_heads": 2, "sr_ratio": 2}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/resnest.py", "RadixSoftmax", ("float32[B,8,1,1]",),
+          {"radix": 2, "cardinality": 1}, why="shape view"),
+        c("mindcv", "mindcv/loss/cross_entropy_smooth.py", "CrossEntropySmooth", ("float32[B,5]", "int32[B]{0,5}"),
+          {"smoothing": 0.1}, why="runs"),
+        c("mindcv", "mindcv/loss/binary_cross_entropy_smooth.py", "BinaryCrossEntropySmooth",
+          ("float32[B,5]", "float32[B,5]{0,1}"), {"smoothing": 0.1}, why="Tensor(...), if"),
+        c("mindcv", "mindcv/models/edgenext.py", "SDTAEncoder", ("float32[B,8,4,4]",),
+          {"dim": 8, "num_heads": 2, "scales": 2}, why="while on a shape, np"),
+        c("mindcv", "mindcv/models/swintransformer.py", "PatchMerging", ("float32[B,16,4]",),
+          {"input_resolution": [4, 4], "dim": 4}, why="shape arithmetic"),
+        c("mindcv", "mindcv/models/layers/squeeze_excite.py", "SqueezeExciteV2", ("float32[B,16,4,4]",),
+          {"in_channels": 16}, why="runs"),
+        c("mindcv", "mindcv/models/layers/selective_kernel.py", "SelectiveKernel", ("float32[B,8,4,4]",),
+          {"in_channels": 8}, why="len, if"),
+        c("mindcv", "mindcv/models/resnet.py", "BasicBlock", ("float32[B,8,4,4]",),
+          {"in_channels": 8, "channels": 8}, why="runs"),
+        c("mindcv", "mindcv/models/convnext.py", "Block", ("float32[B,8,4,4]",), {"dim": 8}, why="if"),
+        c("mindcv", "mindcv/models/poolformer.py", "PoolFormerBlock", ("float32[B,8,4,4]",), {"dim": 8},
+          why="runs"),
+        c("mindaudio", "mindaudio/models/wavegrad/wavegrad_v190.py", "UBlock",
+          ("float32[B,4,8]", "float32[B,4,16]", "float32[B,4,16]"),
+          {"input_size": 4, "hidden_size": 4, "factor": 2, "kernel_size": 3, "dilation": [1, 2, 4, 8]},
+          why="Tensor.repeat (torch's repeat)"),
+        c("mindaudio", "mindaudio/models/wavegrad/wavegrad_v190.py", "PositionalEncoding",
+          ("float32[B,8,6]", "float32[B]"), {"dim": 8}, why="np in construct"),
+        c("mindaudio", "mindaudio/loss/AdditiveAngularMargin.py", "AdditiveAngularMargin",
+          ("float32[B,5]{-1,1}", "float32[B,5]{0,1}"), {"margin": 0.2, "scale": 30.0}, why="np constant"),
+        c("mindaudio", "mindaudio/models/ecapatdnn.py", "MyBatchNorm1d", ("float32[B,4,6]",), {"num_features": 4},
+          why="len of a shape"),
+        c("mindaudio", "mindaudio/models/conv_tasnet.py", "Encoder", ("float32[B,32]",), {"L": 4, "N": 8},
+          why="shape arithmetic"),
+        c("mindaudio", "mindaudio/models/ecapatdnn.py", "EcapaTDNN", ("float32[B,20,8]",),
+          {"input_size": 8, "lin_neurons": 4, "channels": [8, 8, 8, 8, 24], "attention_channels": 4,
+           "se_channels": 4}, why="len, loops"),
+        c("mindaudio", "mindaudio/models/fastspeech2/variance_adapter.py", "LengthRegulator",
+          ("float32[B,3,4]", "int32[B,3]{1,3}", "int:8"), why=".asnumpy().tolist() into Tensor.repeat, np.stack"),
+        # -- mindocr 0.5.0
+        c("mindocr", "mindocr/losses/rec_loss.py", "SARLoss", ("float32[B,6,10]", "int32[B,6]{0,10}"),
+          why="len of a shape, assert"),
+        c("mindocr", "mindocr/models/utils/yolov8_cells.py", "Upsample", ("float32[B,3,4,4]",), {"scales": 2.0},
+          why="round of a shape"),
+        c("mindyolo", "mindyolo/models/layers/common.py", "ReOrg", ("float32[B,3,4,4]",), why="runs"),
+        c("mindyolo", "mindyolo/models/layers/conv.py", "Focus", ("float32[B,3,4,4]",), {"c1": 3, "c2": 4},
+          why="runs"),
+        c("mindyolo", "mindyolo/models/layers/bottleneck.py", "C2f", ("float32[B,4,4,4]",), {"c1": 4, "c2": 4},
+          why="len, loops"),
+        c("mindyolo", "mindyolo/models/layers/spp.py", "SPPCSPC", ("float32[B,4,8,8]",), {"c1": 4, "c2": 4},
+          why="len, loops"),
+        c("mindocr", "mindocr/models/heads/rec_visionlan_head.py", "PP_Layer", ("float32[B,16,8]",),
+          {"n_dim": 8, "N_max_character": 4, "n_position": 16}, why="np, Tensor(...), repeat_interleave"),
+        c("mindocr", "mindocr/models/heads/rec_robustscanner_head.py", "DotProductAttentionLayer",
+          ("float32[B,8,5]", "float32[B,8,6]", "float32[B,8,6]", "int:2", "int:3", "int32[B,1,3]{0,2}"),
+          {"dim_model": 8}, why="repeat_interleave, a loop over a tensor"),
+        # -- mindnlp 0.3.1
+        c("mindnlp", "mindnlp/_legacy/hypercomplex/double/double_relu.py", "J1J2ReLU", ("float32[2,B,4]",),
+          why="runs"),
+        c("mindone", "mindone/diffusers/models/unets/unet_1d_blocks.py", "SelfAttention1d", ("float32[B,4,8]",),
+          {"in_channels": 4}, why="Tensor(...)"),
+        c("mindcv", "mindcv/models/resnet.py", "Bottleneck", ("float32[B,16,4,4]",),
+          {"in_channels": 16, "channels": 4}, why="runs"),
+        c("mindcv", "mindcv/models/layers/mlp.py", "Mlp", ("float32[B,4,8]",),
+          {"in_features": 8, "hidden_features": 16}, why="runs"),
+    ]
+
+
+CELLS: tuple[Cell, ...] = tuple(_cells())
+
+# one line per Cell that still fails somewhere after the fixes: why (read from results.md and the source)
+NOTES: dict[str, str] = {
+    "mindcv:drop_path.DropPath": (
+        "training-mode Dropout: at the grown batch the dynamic-shape graph draws another mask than PyNative; the "
+        "Dropout's seed is fixed when the Cell is built, so the verifier's second-seed run draws the same mask and "
+        "does not see the Cell as random (a verifier limit, issue 15), not a pattern a rewrite could fix"
+    ),
+    "mindcv:binary_cross_entropy_smooth.BinaryCrossEntropySmooth": (
+        "missed pattern: `if main_logits.size != labels.size:` is an `if` on shape values, decided at compile time "
+        "only when shapes are static; with a dynamic batch both branches are compiled and the OneHot branch rejects "
+        "the float labels; no rule reports it"
+    ),
+    "mindaudio:AdditiveAngularMargin.AdditiveAngularMargin": (
+        "missed pattern: `np.where(cosine > self.th, phi, cosine - self.mm)` on tensors has no GM103 finding; with "
+        "a dynamic batch the numpy fallback fails (`Add` of a Bool tensor); `ops.where` is the rewrite (the "
+        "numpy→ops table of issue 20)"
+    ),
+    "mindocr:rec_visionlan_head.PP_Layer": (
+        "missed pattern of issue 20: `ops.repeat_interleave(x, enc_output.shape[0], 0)` with the dynamic batch as "
+        "the count (`For 'Tensor' … got type 'Int'`); GM101's fix of `Tensor(np.arange(n), dtype=ms.int64)` into "
+        "`ops.arange(n, dtype=ms.int64)` is right (the wrapper removed) and keeps the other modes passing"
+    ),
+    "mindocr:rec_robustscanner_head.DotProductAttentionLayer": (
+        "MindSpore itself: PyNative and GRAPH disagree on the masked softmax (`ops.select(mask, x, float('-inf'))` "
+        "after `repeat_interleave` of each row's mask; measured by hand: PyNative returns zeros where GRAPH returns "
+        "the attention), and with a dynamic batch the loop over the mask tensor's rows runs zero times (Concat of "
+        "nothing): no rule reports iterating a tensor"
+    ),
+    "mindaudio:wavegrad_v190.UBlock": (
+        "`x.repeat(self.factor, 2)` is MindSpore's older numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
+        "no version runs in PyNative here); GM507's unsafe `ops.tile(x, (self.factor, 2))` reads it as torch's "
+        "repeat and changes the shape (the next Conv1d gets 8 channels, not 4): the rewrite that keeps the meaning "
+        "is `ops.repeat_interleave(x, self.factor, 2)`, a wrong unsafe fix for the rule work of issue 20"
+    ),
+    "mindaudio:variance_adapter.LengthRegulator": (
+        "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat (no CPU "
+        "kernel, so no version runs in PyNative here); GM507's unsafe `ops.tile(batch, (counts, 0))` cannot run "
+        "(Tile of a list); GM106 reports the `.asnumpy()`; the output length depends on the data, which no static "
+        "graph can express (STRICT/export reject `.asnumpy()`, a dynamic batch rejects `zip` over it)"
+    ),
+}
