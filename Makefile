@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check evidence clean
+.PHONY: demo test lint bench corpus-check evidence limits clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,8 +39,8 @@ test: $(STAMP) chromium
 	$(PY) -m pytest -n $(JOBS) -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py
-	$(VENV)/bin/ruff format --check codemods cli.py tests bench/*.py
+	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py bench/limits/*.py
+	$(VENV)/bin/ruff format --check codemods cli.py tests bench/*.py bench/limits/*.py
 
 # Both fetch the six corpus wheels into bench/corpus/ first (pip download, pinned, sha256-checked).
 # `make bench ARGS="--subset 300"` is a quick run; the whole corpus takes about an hour on 2 cores.
@@ -54,6 +54,11 @@ corpus-check: $(STAMP)
 # verifier (MindSpore in child processes): docs/evidence.md, re-measured on a new release. A few minutes.
 evidence: $(STAMP)
 	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md
+
+# Every row of MindSpore's documented static-graph limits (bench/limits/cases.py) measured in PyNative, GRAPH,
+# STRICT, dynamic and export: docs/limits.json, docs/limits.md and the README limits table. A few minutes.
+limits: $(STAMP)
+	$(PY) bench/limits/run.py --jobs $(JOBS)
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache
