@@ -207,6 +207,15 @@ def _reparse(module: cst.Module, path: str) -> cst.Module:
         raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
 
 
+def _replacement_code(ctx: FileContext, replacement) -> str:
+    """The text a fix puts in place of its node: statements a line each, nothing for a removal."""
+    if isinstance(replacement, cst.RemovalSentinel):
+        return ""
+    if isinstance(replacement, cst.FlattenSentinel):
+        return "".join(ctx.code(node) for node in replacement.nodes)
+    return ctx.code(replacement)
+
+
 def _one_line(message: str) -> str:
     """A message quoting code that spans lines (`f(\n    a,\n)`) is still one line of output."""
     if "\n" not in message:
@@ -228,5 +237,5 @@ def _finding(ctx: FileContext, report: Report) -> Finding:
         message=_one_line(report.message),
         fix=fix.applicability if fix else None,
         original=ctx.code(report.node),
-        replacement=ctx.code(fix.replacement) if fix else None,
+        replacement=_replacement_code(ctx, fix.replacement) if fix else None,
     )
