@@ -11,8 +11,9 @@ class Walrus(Rule):
 
     What it does:
         Rewrites `if (n := value) > 1:` into `n = value` followed by `if n > 1:`, when the assignment
-        expression is the first thing the `if` test evaluates (the test itself, or the left end of a
-        comparison, arithmetic, `and`/`or` or `not`). Other assignment expressions (in a `while` test, an
+        expression is the first thing the `if` test evaluates (the test itself, the left end of a
+        comparison, arithmetic, `and`/`or` or `not`, or the first argument of a call of a plain name, as in
+        `if not isinstance(mapping := attention_mask, dict):`). Other assignment expressions (in a `while` test, an
         `elif`, a comprehension, a call argument, …) are reported without a fix.
 
     Why it breaks graph mode:
@@ -77,10 +78,15 @@ class Walrus(Rule):
 
 
 def _first_operand(node: cst.CSTNode) -> cst.CSTNode | None:
+    """What evaluating `node` evaluates first (after looking up a plain name: no side effect)."""
     if isinstance(node, cst.Comparison | cst.BinaryOperation | cst.BooleanOperation):
         return node.left
     if isinstance(node, cst.UnaryOperation):
         return node.expression
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
+        return node.args[0]  # `isinstance(m := mask, dict)`: the callee is a name, its first argument comes first
+    if isinstance(node, cst.Arg) and not node.star:
+        return node.value
     return None
 
 

@@ -11,6 +11,11 @@ class Gate(nn.Cell):
         m = x.shape[0]
         if not m:
             x = x + 1
+        mapping = x
+        if not isinstance(mapping, dict):  # ported Hugging Face models
+            x = mapping * 2
+        if ops.relu(y := x) is None:  # the callee is an attribute: reported only
+            x = y
         k = 2
         if k:  # a plain test
             x = x * k

@@ -9,6 +9,10 @@ class Gate(nn.Cell):
             x = x * n
         if not (m := x.shape[0]):
             x = x + 1
+        if not isinstance(mapping := x, dict):  # ported Hugging Face models
+            x = mapping * 2
+        if ops.relu(y := x) is None:  # the callee is an attribute: reported only
+            x = y
         if (k := 2):  # a plain test
             x = x * k
         if x.shape[0] > 0 and (w := 3) > 1:  # not the first operand: reported only

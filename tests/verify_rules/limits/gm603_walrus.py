@@ -7,6 +7,8 @@ class Gate(nn.Cell):
     def construct(self, x):
         if (n := x.shape[1]) > 1:
             x = x * n
+        if not isinstance(mapping := x, dict):
+            x = mapping * 2
         if (s := x.sum()) > 0:
             x = x / s
         return x
