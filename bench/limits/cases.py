@@ -260,6 +260,21 @@ ROWS: tuple[Row, ...] = (
                 ("reverse", "b.reverse()"),
                 ("clear", "b.clear()\nb.append(x)"),
             )
+        )
+        + (
+            Case(
+                "list_helper_append",
+                dedent("""
+                    class Net(nn.Cell):
+                        def construct(self, x):
+                            outs = [x]
+                            self.add(outs, x)
+                            return len(outs), outs[0]
+
+                        def add(self, outs, x):
+                            outs.append(x * 2)
+                    """).lstrip(),
+            ),
         ),
         rules=("GM601",),
     ),

@@ -3,6 +3,7 @@
     python bench/limits/run.py                 # measure, write docs/limits.json, docs/limits.md, README table
     python bench/limits/run.py --render        # only regenerate docs/limits.md and the README table
     python bench/limits/run.py for_else walrus # measure some cases, print their results
+    python bench/limits/run.py --merge walrus  # measure some cases into docs/limits.json, then render
 
 The cases run in child processes (child.py; MindSpore is imported there only), `--jobs` at once, each
 taking a share of the cases: one MindSpore import per process. A case that crashes or hangs its
@@ -38,13 +39,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="cases to measure and print (default: all, written)")
     parser.add_argument("--jobs", type=int, default=2, help="child processes at once")
     parser.add_argument("--render", action="store_true", help="regenerate the docs from docs/limits.json")
+    parser.add_argument("--merge", action="store_true", help="write the named cases into docs/limits.json")
     args = parser.parse_args(argv)
     if not args.render:
         chosen = [c for _, c in cases.all_cases() if not args.names or c.name in args.names]
         results = measure(chosen, args.jobs)
-        if args.names:
+        if args.names and not args.merge:
             print(json.dumps(results, indent=1))
             return 0
+        if args.merge:
+            results = {**json.loads(RESULTS.read_text(encoding="utf-8"))["results"], **results}
         data = {"mindspore": metadata.version("mindspore"), "results": results}
         RESULTS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     table.write_all()

@@ -11,7 +11,13 @@ class Pyramid(nn.Cell):
         outs = [x]
         feats = outs
         feats.append(self.head(x))  # outs has 2 items in PyNative, 1 in graph mode
-        return outs, self.helper(x)
+        feats2 = [x]
+        self.collect(feats2, x)  # feats2 stays [x] in graph mode
+        return outs, self.helper(x), feats2
+
+    def collect(self, feats, x):
+        feats.append(x * 2)
+        feats.insert(0, x)
 
     def helper(self, x):
         a = [x, x * 2]

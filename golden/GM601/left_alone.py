@@ -16,7 +16,17 @@ class OneName(nn.Cell):
         arr = np.zeros(3)
         view = arr
         view[0] = 1.0  # host numpy, not a list
-        return outs, copy, e, view
+        return outs, copy, e, view, self.rebinds(outs, x), self.sorts(x, d)
+
+    def rebinds(self, feats, x):
+        feats = list(feats)  # its own list now
+        feats.append(x)
+        return feats
+
+    def sorts(self, values, table):
+        values.sort()  # a tensor sorts too: not a list-only method
+        table.pop("a")  # a dict
+        return values
 
 
 def host(x):
@@ -36,3 +46,9 @@ class Builder(nn.Cell):
 
     def construct(self, x):
         return self.layers[0](x)
+
+
+class Inputs(nn.Cell):
+    def construct(self, feats):
+        feats.append(feats[0])  # construct's own input: nothing in graph code reads the caller's list
+        return feats
