@@ -17,7 +17,7 @@ from codemods.evidence import CELLS as EVIDENCE
 from codemods.verify import CHECKS, Report, verify
 
 REPO = Path(__file__).resolve().parents[1]
-CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607")
+CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608")
 FIXED = ("GM602", "GM603", "GM604", "GM605")
 # the first line MindSpore 2.10 gives for each rule's construct, in every configuration
 ERRORS = {
@@ -76,3 +76,12 @@ def test_gm601_an_aliased_list_gives_other_numbers_in_every_graph_config_without
     assert all(p.startswith("call 1 out") and "values differ" in p for p in problems(report, "before")), problems(
         report, "before"
     )
+
+
+def test_gm608_tensor_identity_is_false_under_lax_and_fails_under_strict(reports):
+    report, applied = reports["GM608"]
+    assert applied == 0
+    assert failing(report, "before") == set(CHECKS)
+    by_check = {v.check: " ".join((v.problem or "").split()) for v in report.verdicts if v.version == "before"}
+    assert "values differ" in by_check["graph"] and "values differ" in by_check["dynamic"], by_check
+    assert "values differ" not in by_check["strict"], by_check

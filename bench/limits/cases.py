@@ -318,7 +318,8 @@ ROWS: tuple[Row, ...] = (
             _n("is_string", "return x * 2 if self.mode is 'a' else x", init="self.mode = 'a'"),
             _n("is_tensor", "y = x\nreturn x * 2 if y is x else x"),
         ),
-        why="`y is x` on tensors was False in GRAPH (silent) and failed under STRICT; no rule yet: `is` between tensors is rare in model code",
+        rules=("GM608",),
+        why="`is` on a string ran everywhere",
     ),
     Row(
         19,
