@@ -242,15 +242,25 @@ class Values:
         seen.add(node.value)
         return bool(bindings) and all(b.kind == "value" and self._is_list(b.node, seen) for b in bindings)  # type: ignore[arg-type]
 
-    def list_aliases(self, name: str) -> list[str]:
-        """The other local names of the graph function bound to the same list as `name` (`b = a`, `a = b`)."""
+    def list_aliases(self, name: str, before: cst.CSTNode) -> list[str]:
+        """The other local names of the graph function bound to the same list as `name` (`b = a`, `a = b`) by an
+        assignment written before `before` (`inputs = new_inputs` after the loop that fills `new_inputs` is not
+        an alias there)."""
         index = self.index()
+        here = self.ctx.positions[before].start
         aliases = []
+
+        def earlier(binding: Binding, target: str) -> bool:
+            if binding.kind != "value" or not _is_name(binding.node, target):
+                return False
+            start = self.ctx.positions[binding.node].start  # type: ignore[index]
+            return (start.line, start.column) < (here.line, here.column)
+
         for other, bindings in index.bindings.items():
             if other == name:
                 continue
-            to_name = any(b.kind == "value" and _is_name(b.node, name) for b in bindings)
-            from_name = any(b.kind == "value" and _is_name(b.node, other) for b in index.bindings.get(name, []))
+            to_name = any(earlier(b, name) for b in bindings)
+            from_name = any(earlier(b, other) for b in index.bindings.get(name, []))
             if (to_name or from_name) and self.is_list(cst.Name(other)):
                 aliases.append(other)
         return sorted(aliases)

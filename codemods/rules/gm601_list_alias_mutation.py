@@ -16,7 +16,7 @@ class ListAliasMutation(Rule):
     What it does:
         Reports `b.append(...)` (and `extend`, `insert`, `pop`, `remove`, `reverse`, `sort`, `clear`),
         and `b[i] = ...` in graph code when `b` is a Python list that another local name holds
-        too (`b = a`, or `a = b`); and `append`, `extend` or `insert` on a parameter of a helper that graph
+        too through an assignment written before the change (`b = a`, or `a = b`); and `append`, `extend` or `insert` on a parameter of a helper that graph
         code calls (`self.add(outs, x)` with `outs.append(...)` in `add`), where the caller holds the list.
         A list that only one name holds is fine and not reported.
 
@@ -67,7 +67,7 @@ class ListAliasMutation(Rule):
             return
         if not self.values.is_list(name):
             return
-        aliases = self.values.list_aliases(name.value)
+        aliases = self.values.list_aliases(name.value, node)
         if not aliases:
             return
         others = ", ".join(f"`{a}`" for a in aliases)

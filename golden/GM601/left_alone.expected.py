@@ -52,3 +52,13 @@ class Inputs(nn.Cell):
     def construct(self, feats):
         feats.append(feats[0])  # construct's own input: nothing in graph code reads the caller's list
         return feats
+
+
+class Later(nn.Cell):
+    def construct(self, xs):
+        inputs = [x * 2 for x in xs]
+        new_inputs = []
+        for x in inputs:
+            new_inputs.extend([x, x])  # `inputs = new_inputs` comes after: not shared yet
+        inputs = new_inputs
+        return inputs
