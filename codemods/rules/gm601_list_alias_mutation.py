@@ -15,10 +15,11 @@ class ListAliasMutation(Rule):
 
     What it does:
         Reports `b.append(...)` (and `extend`, `insert`, `pop`, `remove`, `reverse`, `sort`, `clear`),
-        and `b[i] = ...` in graph code when `b` is a Python list that another local name holds
-        too through an assignment written before the change (`b = a`, or `a = b`); and `append`, `extend` or `insert` on a parameter of a helper that graph
-        code calls (`self.add(outs, x)` with `outs.append(...)` in `add`), where the caller holds the list.
-        A list that only one name holds is fine and not reported.
+        and `b[i] = ...` in graph code when `b` is a Python list that another local name holds too,
+        through an assignment written before the change (`b = a`, or `a = b`); and `append`, `extend` or
+        `insert` on a parameter of a helper that graph code calls (`self.add(outs, x)` with
+        `outs.append(...)` in `add`), where the caller holds the list. A list that only one name holds is
+        fine and not reported.
 
     Why it breaks graph mode:
         It does not fail: it gives other results. In graph code a list method does not change the list in
