@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check evidence realcells clean
+.PHONY: demo test lint bench corpus-check evidence realcells limits clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,8 +39,8 @@ test: $(STAMP) chromium
 	$(PY) -m pytest -n $(JOBS) -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py
-	$(VENV)/bin/ruff format --check codemods cli.py tests bench/*.py
+	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py bench/limits/*.py
+	$(VENV)/bin/ruff format --check codemods cli.py tests bench/*.py bench/limits/*.py
 
 # Both fetch the six corpus wheels into bench/corpus/ first (pip download, pinned, sha256-checked).
 # `make bench ARGS="--subset 300"` is a quick run; the whole corpus takes about an hour on 2 cores.
@@ -62,6 +62,11 @@ realcells: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[verify,dev,realcells]'
 	$(PY) bench/realcells/fetch.py
 	$(PY) bench/realcells/run.py --jobs 2 $(ARGS)
+
+# Every row of MindSpore's documented static-graph limits (bench/limits/cases.py) measured in PyNative, GRAPH,
+# STRICT, dynamic and export: docs/limits.json, docs/limits.md and the README limits table. A few minutes.
+limits: $(STAMP)
+	$(PY) bench/limits/run.py --jobs $(JOBS)
 
 clean:
 	rm -rf $(VENV) .graphmend_cache .pytest_cache

@@ -60,3 +60,17 @@ def atom(node: cst.BaseExpression) -> cst.BaseExpression:
 
 def _negative_number(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
+
+
+def assign_line(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """`name = value` as a statement line of its own."""
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """`base`, or `base_2`, `base_3`, … : the first that is not in `taken`."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    return name

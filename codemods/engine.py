@@ -235,14 +235,14 @@ def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
 def _replacement_edit(ctx: FileContext, report: Report) -> Edit:
     node, replacement = report.node, report.fix.replacement  # type: ignore[union-attr]
     pos = ctx.positions[node]
-    code = ctx.code(replacement)
+    code = _replacement_code(ctx, replacement)
     if isinstance(node, cst.BaseExpression) and not node.lpar and "\n" not in code and "\r" not in code:
         # the node's range is exactly its code (no parentheses outside it, no indentation to continue)
         return Edit(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, code)
     # parentheses (outside the node's range) or continued lines (indented by the blocks around it, which
     # the node alone does not know): the edit is what changes in the module with the replacement in place
     old = ctx.wrapper.module.code
-    new = ctx.wrapper.module.deep_replace(node, replacement).code  # type: ignore[union-attr]
+    new = ctx.wrapper.module.visit(_Replace({id(node): replacement})).code
     same = min(len(old), len(new))
     start = next((i for i in range(same) if old[i] != new[i]), same)
     tail = next((i for i in range(same - start) if old[-1 - i] != new[-1 - i]), same - start)
@@ -311,6 +311,15 @@ def _reparse(module: cst.Module, path: str) -> cst.Module:
         raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
 
 
+def _replacement_code(ctx: FileContext, replacement) -> str:
+    """The text a fix puts in place of its node: statements a line each, nothing for a removal."""
+    if isinstance(replacement, cst.RemovalSentinel):
+        return ""
+    if isinstance(replacement, cst.FlattenSentinel):
+        return "".join(ctx.code(node) for node in replacement.nodes)
+    return ctx.code(replacement)
+
+
 def _one_line(message: str) -> str:
     """A message quoting code that spans lines (`f(\n    a,\n)`) is still one line of output."""
     if "\n" not in message:
@@ -332,6 +341,6 @@ def _finding(ctx: FileContext, report: Report) -> Finding:
         message=_one_line(report.message),
         fix=fix.applicability if fix else None,
         original=ctx.code(report.node),
-        replacement=ctx.code(fix.replacement) if fix else None,
+        replacement=_replacement_code(ctx, fix.replacement) if fix else None,
         edits=_edits(ctx, report) if fix else (),
     )

@@ -51,6 +51,7 @@ class Cell:
 _HOST = "tests/verify_rules/host_data/"
 _SHAPES = "tests/verify_rules/shapes_flow/"
 _TORCH = "tests/verify_rules/torch_port/"
+_LIMITS = "tests/verify_rules/limits/"
 
 # rule → its hostile Cell; None: the rule is about graphmend itself, not a MindSpore pattern
 CELLS: dict[str, Cell | None] = {
@@ -103,6 +104,14 @@ CELLS: dict[str, Cell | None] = {
         "too (its reference is random, so the verifier compares shapes only) and the fix does not",
     ),
     "GM510": Cell(_TORCH + "gm510_torch_call.py", "Block"),
+    "GM601": Cell(_LIMITS + "gm601_list_alias_mutation.py", "Pyramid", ("float32[B,4]",)),
+    "GM602": Cell(_LIMITS + "gm602_loop_else.py", "Search", ("float32[B,4]",)),
+    "GM603": Cell(_LIMITS + "gm603_walrus.py", "Gate", ("float32[B,4]",)),
+    "GM604": Cell(_LIMITS + "gm604_del_local.py", "Proj", ("float32[B,4]",)),
+    "GM605": Cell(_LIMITS + "gm605_nested_comprehension.py", "Pairs", ("float32[B,4]",)),
+    "GM606": Cell(_LIMITS + "gm606_unsupported_syntax.py", "Careful", ("float32[B,4]",)),
+    "GM607": Cell(_LIMITS + "gm607_parameters_in_construct.py", "Regularised", ("float32[B,4]",)),
+    "GM608": Cell(_LIMITS + "gm608_tensor_identity.py", "Same", ("float32[B,4]",)),
 }
 
 

@@ -24,7 +24,8 @@ Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore impor
 
 @dataclass(frozen=True)
 class Fix:
-    replacement: cst.CSTNode
+    # a statement may become several (FlattenSentinel) or none (RemovalSentinel)
+    replacement: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel
     applicability: Applicability
     imports: tuple[Import, ...] = ()
 
@@ -157,7 +158,7 @@ class Rule(cst.BatchableCSTVisitor):
         self,
         node: cst.CSTNode,
         message: str,
-        replacement: cst.CSTNode | None = None,
+        replacement: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel | None = None,
         applicability: Applicability = "safe",
         imports: tuple[Import | None, ...] = (),
     ) -> None:
@@ -183,5 +184,9 @@ def visitor_names(cls: type[Rule]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _comments(node: cst.CSTNode) -> set[str]:
+def _comments(node: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel) -> set[str]:
+    if isinstance(node, cst.RemovalSentinel):
+        return set()
+    if isinstance(node, cst.FlattenSentinel):
+        return set().union(*(_comments(n) for n in node.nodes))
     return {comment.value for comment in m.findall(node, m.Comment())}  # type: ignore[union-attr]

@@ -38,6 +38,8 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
   compile-time constants.
 - A *Python int*: a literal, `len(...)`, `int(...)`, a dimension, integer arithmetic on them.
 - *Host numpy*: a value made by `numpy.*` (not `mindspore.numpy`), or a method or item of one.
+- A *Python list*: a list display or comprehension, `list(...)`, or a local name every binding of which
+  is one of these or another such name; `list_aliases` names the other locals bound to the same list.
 """
 
 from __future__ import annotations
@@ -223,6 +225,45 @@ class Values:
             values = self.self_attribute(node)
             return bool(values) and all(_is_config_value(v) for v in values)
         return False
+
+    def is_list(self, node: cst.BaseExpression) -> bool:
+        """A Python list: a list display or comprehension, `list(...)`, or a local name every binding of which
+        is one of these or another such name (flow-insensitive)."""
+        return self._is_list(node, set())
+
+    def _is_list(self, node: cst.BaseExpression, seen: set[str]) -> bool:
+        if isinstance(node, cst.List | cst.ListComp):
+            return True
+        if isinstance(node, cst.Call):
+            return self.is_builtin(node.func, ("list",))
+        if not isinstance(node, cst.Name) or node.value in seen or self.ctx.current is None:
+            return False
+        bindings = self.bindings(node.value)
+        seen.add(node.value)
+        return bool(bindings) and all(b.kind == "value" and self._is_list(b.node, seen) for b in bindings)  # type: ignore[arg-type]
+
+    def list_aliases(self, name: str, before: cst.CSTNode) -> list[str]:
+        """The other local names of the graph function bound to the same list as `name` (`b = a`, `a = b`) by an
+        assignment written before `before` (`inputs = new_inputs` after the loop that fills `new_inputs` is not
+        an alias there)."""
+        index = self.index()
+        here = self.ctx.positions[before].start
+        aliases = []
+
+        def earlier(binding: Binding, target: str) -> bool:
+            if binding.kind != "value" or not _is_name(binding.node, target):
+                return False
+            start = self.ctx.positions[binding.node].start  # type: ignore[index]
+            return (start.line, start.column) < (here.line, here.column)
+
+        for other, bindings in index.bindings.items():
+            if other == name:
+                continue
+            to_name = any(earlier(b, name) for b in bindings)
+            from_name = any(earlier(b, other) for b in index.bindings.get(name, []))
+            if (to_name or from_name) and self.is_list(cst.Name(other)):
+                aliases.append(other)
+        return sorted(aliases)
 
     def depends_on_tensor(self, node: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's value: `x.mean() > 0`, `mask.any() and flag`, `x.item()`."""
@@ -886,6 +927,10 @@ def _union(*keys: frozenset[str] | None) -> frozenset[str] | None:
 
 def _atom(ctx: FileContext, node: cst.CSTNode) -> str:
     return "expr:" + " ".join(ctx.code(node).split())
+
+
+def _is_name(node: cst.CSTNode | None, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _is_range(node: cst.CSTNode | None) -> bool:

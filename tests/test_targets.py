@@ -35,7 +35,7 @@ MODEL = textwrap.dedent(
             self.p = ms.Parameter(ms.Tensor(np.zeros((2, 4)), ms.float32))
 
         def construct(self, x):
-            mask = ms.Tensor(np.ones((2, 4)), ms.float32)
+            mask = ms.Tensor(np.ones((x.shape[0], 4)), ms.float32)
             y = ms.Tensor(np.sqrt(ops.abs(x)), ms.float32)
             self.p.set_data(x)
             return x * mask + y * len(x)

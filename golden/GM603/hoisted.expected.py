@@ -1,0 +1,37 @@
+import mindspore as ms
+from mindspore import nn, ops
+
+
+class Gate(nn.Cell):
+    def construct(self, x):
+        # scale by the width when there is more than one column
+        n = x.shape[1]
+        if n > 1:
+            x = x * n
+        m = x.shape[0]
+        if not m:
+            x = x + 1
+        mapping = x
+        if not isinstance(mapping, dict):  # ported Hugging Face models
+            x = mapping * 2
+        if ops.relu(y := x) is None:  # the callee is an attribute: reported only
+            x = y
+        k = 2
+        if k:  # a plain test
+            x = x * k
+        if x.shape[0] > 0 and (w := 3) > 1:  # not the first operand: reported only
+            x = x * w
+        elif (v := 4) > 1:
+            x = x - v
+        while (i := x.shape[0]) > 9:
+            x = x[1:]
+        total = sum([y for t in range(3) if (y := t * 2)])
+        return ops.relu(x) + total
+
+
+@ms.jit
+def helper(x):
+    s = x.sum()
+    if s > 0:
+        return x / s
+    return x

@@ -1,0 +1,18 @@
+from mindspore import ParameterTuple, nn, ops
+
+
+class Collected(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 4)
+        self.weights = ParameterTuple(self.trainable_params())  # __init__ runs in Python
+
+    def construct(self, x, opt):
+        y = self.dense(x)
+        for p in self.weights:  # collected in __init__: fine
+            y = y + p.sum()
+        return y + opt.trainable_params  # not a call on self
+
+
+def count(net):
+    return len(net.trainable_params())  # not graph code

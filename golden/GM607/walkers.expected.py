@@ -1,0 +1,18 @@
+from mindspore import nn, ops
+
+
+class Regularised(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 4)
+
+    def construct(self, x):
+        n = len(self.trainable_params())
+        y = self.dense(x) * n
+        for p in self.get_parameters():
+            y = y + p.sum()
+        names = self.dense.parameters_dict()
+        return y + self.penalty() + len(names)
+
+    def penalty(self):
+        return sum(p.sum() for p in self.trainable_params())
