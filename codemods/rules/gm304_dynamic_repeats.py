@@ -91,6 +91,26 @@ class DynamicRepeats(Rule):
     def _why_not(self, tensor: cst.BaseExpression, axis: cst.BaseExpression | None) -> str:
         if not isinstance(axis, cst.Integer):
             return "its axis is not a literal int >= 0"
-        if not (isinstance(tensor, cst.Name | cst.Attribute) and self.values.is_pure(tensor)):
-            return "the tensor is not a name (the fix reads it three times)"
+        if not self._read_again(tensor):
+            return "the tensor is not a name or a constant index of one (the fix reads it three times)"
         return ""
+
+    def _read_again(self, tensor: cst.BaseExpression) -> bool:
+        """A name, or a constant index of one (`order[None, ...]`, mindocr's PP_Layer): reading it three
+        times gives the same tensor each time and computes nothing."""
+        if isinstance(tensor, cst.Subscript):
+            return self._read_again(tensor.value) and all(_constant_index(e.slice) for e in tensor.slice)
+        return isinstance(tensor, cst.Name | cst.Attribute) and self.values.is_pure(tensor)
+
+
+def _constant_index(index: cst.BaseSlice) -> bool:
+    if isinstance(index, cst.Slice):
+        parts = (index.lower, index.upper, index.step)
+        return all(p is None or _constant_value(p) for p in parts)
+    return _constant_value(index.value)  # type: ignore[attr-defined]
+
+
+def _constant_value(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, cst.Integer)
+    return isinstance(node, cst.Integer | cst.Ellipsis) or (isinstance(node, cst.Name) and node.value == "None")

@@ -13,10 +13,19 @@ class Pairs(nn.Cell):
         return rows, cols, kw
 
 
+class ConstantIndex(nn.Cell):
+    """mindocr's PP_Layer: a constant index of a name is read three times at no cost."""
+
+    def construct(self, enc_output):
+        order = ops.arange(25)
+        return ops.repeat_interleave(order[None, ...], enc_output.shape[0], 0)
+
+
 class ReportOnly(nn.Cell):
     def construct(self, x):
         n = x.shape[0]
         negative = ops.repeat_interleave(x, n, -1)
         flat = ops.repeat_interleave(x, n)
         impure = ops.repeat_interleave(ops.relu(x), n, 0)
-        return negative, flat, impure
+        indexed = ops.repeat_interleave(x[n - 1 :], n, 0)  # the index reads the batch: computed each time
+        return negative, flat, impure, indexed
