@@ -344,6 +344,54 @@ def rules(
 
 
 @app.command()
+def explain(
+    log: Annotated[
+        Path | None,
+        typer.Argument(help="A MindSpore traceback or whole log (default, or -: stdin).", show_default=False),
+    ] = None,  # fmt: skip
+    fix_: Annotated[bool, typer.Option("--fix", help="Apply the fixes of the explained findings.")] = False,
+    unsafe_fixes: Unsafe = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    config: ConfigFile = None,
+    output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",
+) -> None:
+    """Explain MindSpore graph-mode errors: the finding at the user's line and its fix. Exit 0: every error
+    explained, 1: some not, 2: bad input. Reads the log and the user's files; runs nothing."""
+    from codemods import explain as explaining
+
+    if output_format not in ("text", "json"):
+        err.print(f"error: --output-format: expected text or json, got {output_format!r}")
+        raise typer.Exit(2)
+    try:
+        data = sys.stdin.buffer.read() if log is None or str(log) == "-" else log.read_bytes()
+    except OSError as exc:
+        err.print(f"error: {log}: cannot read: {exc.strerror or exc}")
+        raise typer.Exit(2) from exc
+    errors = explaining.parse_log(data.decode("utf-8", errors="replace"))
+    if not errors:
+        err.print(f"error: {log or 'stdin'}: no error found (a Python traceback or MindSpore error message)")
+        raise typer.Exit(2)
+    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe_fixes,
+                               config=config)  # fmt: skip
+    try:
+        explanations = explaining.explain(errors, options)
+    except (configuration.ConfigError, UnknownRule, sessions.NothingToCheck) as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    unsafe = bool(unsafe_fixes)
+    applied = explaining.apply_fixes(explanations, unsafe) if fix_ else None
+    if output_format == "json":
+        sys.stdout.write(explaining.as_json(explanations, applied))
+    else:
+        sys.stdout.write(explaining.render_text(explanations, unsafe))
+        err.print(explaining.summary(explanations, applied))
+    for problem in applied.failed if applied else ():
+        err.print(f"error: {problem}")
+    raise typer.Exit(0 if all(item.explained for item in explanations) else 1)
+
+
+@app.command()
 def server() -> None:
     """Run the language server (LSP over stdio) for editors: diagnostics as you type, fixes, rule pages on hover."""
     from codemods.server import main as serve  # pygls is loaded only by this command
