@@ -61,10 +61,16 @@ class Explanation:
     error: Error
     frame: Frame | None = None  # the user frame that was looked at (None: no user file found)
     finding: Finding | None = None
-    diff: str = ""  # the finding's fix as a unified diff
+    diff: str = ""  # the fixes of `finding` and `also` as one unified diff
     user_line: str = ""  # the source line the error points at
     why_not: str = ""  # when unexplained: why
     fixed: bool = False
+    # more findings of the same rule on the error's line (MindSpore stops at the first; the next would fail)
+    also: tuple[Finding, ...] = ()
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return () if self.finding is None else (self.finding, *self.also)
 
     @property
     def explained(self) -> bool:
@@ -133,16 +139,19 @@ def _block_end(lines: list[str], start: int) -> int:
 
 
 def _error(header: re.Match[str], block: list[str], python: list[Frame], number: int) -> Error:
-    construct, at = [], []
+    construct, at, numbered = [], [], False
     for line in block:
         if found := CONSTRUCT.match(line.strip()):
             first = int(found[2])
             construct.append(Frame(found[1], first, int(found[3] or first), "construct"))
+            numbered = numbered or bool(re.match(r"#\s*\d", line.strip()))
         elif found := AT_FRAME.match(line):
             at.append(Frame(found[1], int(found[2]), int(found[2]), "python"))
     pointer = next((m[1] for line in block if (m := ANALYZE_FAIL.search(line))), None)
     says = [header[2].strip(), *(line.strip() for line in block[1:])]
     headline = next((line for line in says if _says_something(line)), "")
+    if not numbered:  # `# In file` without numbers (a statement MindSpore refuses) lists the outermost first
+        construct.reverse()
     frames = [*construct, *reversed(python), *reversed(at)]  # innermost first
     return Error(header[1], headline, "\n".join(block), tuple(dict.fromkeys(frames)), pointer, number)
 
@@ -159,10 +168,10 @@ def explain(errors: Sequence[Error], options: sessions.Options, root: Path | Non
     root = (root or Path.cwd()).resolve()
     located = [(error, _user_frames(error, root)) for error in errors]
     files = sorted({frame.path for _, frames in located for frame in frames})
-    results = _check(files, options)
+    results = _check(files, options, root)
     out = []
     for error, frames in located:
-        out.append(_explain_one(error, frames, results))
+        out.append(_explain_one(error, frames, results, root))
     return out
 
 
@@ -179,7 +188,7 @@ def _user_frames(error: Error, root: Path) -> list[Frame]:
             frames.append(replace(frame, path=path))
             if frame.source == "python":
                 via = f"{path}:{frame.line}"
-                imported += [Frame(module, 1, 1, "import", via) for module in _local_imports(Path(path), root)]
+                imported += [Frame(module, 1, 1, "import", via) for module in _local_imports(root / path, root)]
     return [*frames, *imported]
 
 
@@ -236,17 +245,23 @@ def _shown(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _check(files: Sequence[str], options: sessions.Options) -> dict[str, FileResult]:
+def _check(files: Sequence[str], options: sessions.Options, root: Path) -> dict[str, FileResult]:
     if not files:
         return {}
     # the error shows which configuration was in play: every target's findings may explain it
     options = replace(options, target=ALL, jobs=1)
-    session = sessions.open_session([Path(f) for f in files], options, fix=False)
+    given = {str(root / f): f for f in files}  # the session reads them wherever the caller runs
+    session = sessions.open_session([Path(f) for f in given], options, fix=False)
     outcome = sessions.run(session)
-    return {result.path: result for result in outcome.results}
+    return {given.get(r.path, r.path): _relative(r, given.get(r.path, r.path)) for r in outcome.results}
 
 
-def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResult]) -> Explanation:
+def _relative(result: FileResult, shown: str) -> FileResult:
+    findings = tuple(replace(f, path=shown) for f in result.findings)
+    return replace(result, path=shown, findings=findings)
+
+
+def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResult], root: Path) -> Explanation:
     codes = {code for code, rule in RULES.items() if any(m.matches(error.text) for m in rule.EXPLAINS)}
     if not frames:
         return Explanation(error, why_not="no frame of the error is in a file found here")
@@ -257,14 +272,16 @@ def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResul
         candidates = [f for f in result.findings if f.code in codes]
         if candidates:
             best = min(candidates, key=lambda f: (_distance(f, frame), f.line, f.column))
-            return Explanation(error, frame, best, _diff(frame.path, best), _line(frame))
+            also = tuple(f for f in candidates if f is not best and f.code == best.code and f.line == best.line)
+            diff = _diff(root, frame.path, (best, *also))
+            return Explanation(error, frame, best, diff, _line(root, frame), also=also)
     first = frames[0]
     if not codes:
         why = "no rule declares this message"
     else:
         why = f"{', '.join(sorted(codes))} declare{'s' if len(codes) == 1 else ''} this message, but found nothing " \
               f"in {', '.join(dict.fromkeys(f.path for f in frames))}"  # fmt: skip
-    return Explanation(error, first, user_line=_line(first), why_not=why)
+    return Explanation(error, first, user_line=_line(root, first), why_not=why)
 
 
 def _distance(finding: Finding, frame: Frame) -> int:
@@ -273,19 +290,19 @@ def _distance(finding: Finding, frame: Frame) -> int:
     return min(abs(finding.line - frame.line), abs(finding.line - frame.end_line))
 
 
-def _line(frame: Frame) -> str:
+def _line(root: Path, frame: Frame) -> str:
     try:
-        lines = Path(frame.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = (root / frame.path).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return ""
     return lines[frame.line - 1].strip() if 0 < frame.line <= len(lines) else ""
 
 
-def _diff(path: str, finding: Finding) -> str:
-    if not finding.edits:
+def _diff(root: Path, path: str, findings: Sequence[Finding]) -> str:
+    if not any(f.edits for f in findings):
         return ""
-    before = Path(path).read_text(encoding="utf-8")
-    after = engine.apply_edits(before, finding.edits)
+    before = (root / path).read_text(encoding="utf-8")
+    after = _fixed(before, path, list(findings))
     lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{path}", f"b/{path}")
     return "".join(lines)
 
@@ -299,22 +316,23 @@ class Applied:
     failed: list[str] = field(default_factory=list)
 
 
-def apply_fixes(explanations: Sequence[Explanation], unsafe: bool) -> Applied:
+def apply_fixes(explanations: Sequence[Explanation], unsafe: bool, root: Path | None = None) -> Applied:
     """Write the fixes of the explained findings (safe ones; unsafe too with `unsafe`), one file at a time,
     atomically. Fixes of one file are applied one after the other, each found again on the text the one
     before left (an import two fixes add is added once); a result that does not parse is not written."""
     by_file: dict[str, list[Explanation]] = {}
     for item in explanations:
-        f = item.finding
-        if f is not None and f.edits and (f.fix == "safe" or (f.fix == "unsafe" and unsafe)):
-            by_file.setdefault(f.path, []).append(item)
+        if any(_applies(f, unsafe) for f in item.findings):
+            by_file.setdefault(item.finding.path, []).append(item)  # type: ignore[union-attr]
+    root = (root or Path.cwd()).resolve()
     applied = Applied()
     for path, items in by_file.items():
         try:
-            original = Path(path).read_bytes()
-            output = _fixed(original.decode("utf-8"), path, [item.finding for item in items])  # type: ignore[misc]
+            original = (root / path).read_bytes()
+            wanted = [f for item in items for f in item.findings if _applies(f, unsafe)]
+            output = _fixed(original.decode("utf-8"), path, wanted)
             engine.parse(output)
-            write_atomic(Path(path), output.encode("utf-8"), original)
+            write_atomic(root / path, output.encode("utf-8"), original)
         except (OSError, UnicodeDecodeError, WriteError) as exc:
             applied.failed.append(f"{path}: not written: {exc}")
             continue
@@ -325,6 +343,10 @@ def apply_fixes(explanations: Sequence[Explanation], unsafe: bool) -> Applied:
         for item in items:
             item.fixed = True
     return applied
+
+
+def _applies(finding: Finding, unsafe: bool) -> bool:
+    return bool(finding.edits) and (finding.fix == "safe" or (finding.fix == "unsafe" and unsafe))
 
 
 def _fixed(text: str, path: str, wanted: list[Finding]) -> str:
@@ -362,7 +384,7 @@ def render_text(explanations: Sequence[Explanation], unsafe: bool) -> str:
             how = f"imported by {frame.via}" if frame.via else WHERE[frame.source]
             out.append(f"  at {printable(where)} ({printable(how)})\n")
         if item.finding is not None:
-            out.append(text([item.finding], unsafe))
+            out.append(text(item.findings, unsafe))
             if item.diff:
                 out.append(item.diff if item.diff.endswith("\n") else item.diff + "\n")
             if item.fixed:
@@ -397,6 +419,7 @@ def as_json(explanations: Sequence[Explanation], applied: Applied | None = None)
                                                     "end_row": frame.end_line, "from": frame.source},
             "explained": item.explained,
             "finding": None if item.finding is None else _json_finding(item.finding),
+            "also": [_json_finding(f) for f in item.also],
             "diff": item.diff or None,
             "fixed": item.fixed,
             "why_not": item.why_not or None,

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from codemods.evidence import CELLS, REPO
+from codemods.evidence import CELLS, INPUT, REPO
 
 # a user's script: the configuration, then calls as the verifier makes them (twice, then a grown batch
 # when dynamic; export: ms.export, which compiles under STRICT)
@@ -60,6 +61,14 @@ print("\n@@RESULTS@@" + json.dumps(out))
 """
 
 
+def _cell(which: str) -> tuple[str, str, tuple[str, ...], bool]:
+    if ":" in which:
+        path, name = which.split(":")
+        return path, name, INPUT, False
+    cell = CELLS[which]
+    return cell.path, cell.name, cell.inputs, cell.train
+
+
 def shapes(inputs: tuple[str, ...]) -> list[list[tuple[int, bool]]]:
     """`float32[B,3,4,4]` → [(2, True), (3, False), ...]: the batch is named (dynamic), 2 at first."""
     out = []
@@ -70,18 +79,21 @@ def shapes(inputs: tuple[str, ...]) -> list[list[tuple[int, bool]]]:
 
 
 def capture(jobs: list[tuple[str, str]], workdir: Path, python: str = sys.executable) -> dict[tuple[str, str], str]:
-    """(rule code, check) → the traceback its hostile Cell raised there ("" when it ran), the scripts and
-    MindSpore's files (analyze_fail.ir, rank_0/) in `workdir`."""
+    """(Cell, check) → the traceback it raised there ("" when it ran). A Cell is a rule code (its hostile
+    Cell in CELLS) or `path:Name`. Each Cell's file is copied into `workdir` (a project: the scripts next to
+    the model files), where MindSpore's files (analyze_fail.ir, rank_0/) go too."""
     scripts = []
-    for index, (code, check) in enumerate(jobs):
-        cell = CELLS[code]
-        module = cell.path[:-3].replace("/", ".")
-        script = workdir / f"drive_{index}_{code}_{check}.py"
-        script.write_text(DRIVER.format(module=module, cell=cell.name, check=check, shapes=shapes(cell.inputs),
-                                        train=cell.train), encoding="utf-8")  # fmt: skip
+    for index, (which, check) in enumerate(jobs):
+        path, name, inputs, train = _cell(which)
+        target = workdir / Path(path).name
+        if not target.exists():
+            shutil.copyfile(REPO / path, target)
+        script = workdir / f"drive_{index}_{which.replace('/', '_').replace(':', '_')}_{check}.py"
+        script.write_text(DRIVER.format(module=target.stem, cell=name, check=check, shapes=shapes(inputs),
+                                        train=train), encoding="utf-8")  # fmt: skip
         scripts.append(str(script))
     env = {**os.environ, "GLOG_v": "2", "PYTHONSAFEPATH": "1"}
-    done = subprocess.run([python, "-c", CHILD, str(REPO)], input=json.dumps(scripts), capture_output=True,
+    done = subprocess.run([python, "-c", CHILD, str(workdir)], input=json.dumps(scripts), capture_output=True,
                           text=True, cwd=workdir, env=env, timeout=900)  # fmt: skip
     marker = done.stdout.rfind("@@RESULTS@@")
     if marker < 0:
@@ -91,6 +103,6 @@ def capture(jobs: list[tuple[str, str]], workdir: Path, python: str = sys.execut
 
 
 if __name__ == "__main__":  # print them: python tests/tracebacks.py DIR GM201:graph GM303:strict
-    found = capture([tuple(arg.split(":")) for arg in sys.argv[2:]], Path(sys.argv[1]))  # type: ignore[misc]
+    found = capture([tuple(arg.rsplit(":", 1)) for arg in sys.argv[2:]], Path(sys.argv[1]))  # type: ignore[misc]
     for (code, check), text in found.items():
         print(f"===== {code} {check}\n{text}")
