@@ -379,7 +379,7 @@ def explain(
     except (configuration.ConfigError, UnknownRule, sessions.NothingToCheck) as exc:
         err.print(f"error: {exc}")
         raise typer.Exit(2) from exc
-    unsafe = bool(unsafe_fixes)
+    unsafe = explaining.unsafe_setting(options)
     applied = explaining.apply_fixes(explanations, unsafe) if fix_ else None
     if output_format == "json":
         sys.stdout.write(explaining.as_json(explanations, applied))
@@ -407,6 +407,7 @@ def run_command(
 ) -> None:
     """Run COMMAND (your code runs: it is your command), explain the graph-mode error it dies of; with --fix,
     fix it and run again. Exit 0: the last run exited 0, 1: it did not, 2: bad usage."""
+    from codemods import explain as explaining
     from codemods import run as running
 
     if max_rounds < 1:
@@ -417,20 +418,19 @@ def run_command(
     syntax = "STRICT" if strict else ("LAX" if graph else None)
     echo = (lambda text: None) if quiet else (lambda text: sys.stderr.write(text))
     try:
+        unsafe = explaining.unsafe_setting(options, root)
         outcome = running.run(command, options, fix=fix_, syntax=syntax, max_rounds=max_rounds, root=root,
-                              unsafe=bool(unsafe_fixes), echo=echo)  # fmt: skip
+                              unsafe=unsafe, echo=echo)  # fmt: skip
     except (configuration.ConfigError, UnknownRule, sessions.NothingToCheck) as exc:
         err.print(f"error: {exc}")
         raise typer.Exit(2) from exc
     except OSError as exc:
         err.print(f"error: cannot run {command[0]!r}: {exc.strerror or exc}")
         raise typer.Exit(2) from exc
-    from codemods import explain as explaining
-
     for r in outcome.rounds:
         if r.explanations:
             sys.stdout.write(f"round {r.number}: ")
-            sys.stdout.write(explaining.render_text(r.explanations, bool(unsafe_fixes)))
+            sys.stdout.write(explaining.render_text(r.explanations, unsafe))
     table = Table("round", "error", "rule", "file:line", "fixed")
     for row in running.table(outcome):
         table.add_row(*(escape(cell) for cell in row))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from codemods import config as configuration
 from codemods import engine
 from codemods import session as sessions
 from codemods.files import FileResult, WriteError, write_atomic
@@ -321,11 +322,15 @@ def apply_fixes(explanations: Sequence[Explanation], unsafe: bool, root: Path | 
     atomically. Fixes of one file are applied one after the other, each found again on the text the one
     before left (an import two fixes add is added once); a result that does not parse is not written."""
     by_file: dict[str, list[Explanation]] = {}
+    applied = Applied()
     for item in explanations:
         if any(_applies(f, unsafe) for f in item.findings):
-            by_file.setdefault(item.finding.path, []).append(item)  # type: ignore[union-attr]
+            path = item.finding.path  # type: ignore[union-attr]
+            if Path(path).is_absolute():  # shown relative when under the root (_shown)
+                applied.failed.append(f"{path}: outside {root or '.'}; not edited (--root)")
+                continue
+            by_file.setdefault(path, []).append(item)
     root = (root or Path.cwd()).resolve()
-    applied = Applied()
     for path, items in by_file.items():
         try:
             original = (root / path).read_bytes()
@@ -343,6 +348,13 @@ def apply_fixes(explanations: Sequence[Explanation], unsafe: bool, root: Path | 
         for item in items:
             item.fixed = True
     return applied
+
+
+def unsafe_setting(options: sessions.Options, root: Path | None = None) -> bool:
+    """`--unsafe-fixes` / `--no-unsafe-fixes`, else the config's `unsafe-fixes` (as `check` reads it)."""
+    if options.unsafe is not None:
+        return options.unsafe
+    return configuration.load([root or Path.cwd()], options.config).unsafe_fixes
 
 
 def _applies(finding: Finding, unsafe: bool) -> bool:

@@ -48,3 +48,22 @@ def test_run_without_fix_explains_and_edits_nothing(tmp_path):
     assert "model.py:20:9: GM201 [*]" in done.stdout
     assert "run with --fix" in done.stdout
     assert (project / "model.py").read_text() == (PROJECT / "model.py").read_text()
+
+
+def test_run_edits_nothing_outside_the_root(tmp_path):
+    """blocks.py is imported from outside the root (a library of the user's): its error is explained, not
+    fixed, and the run stops there."""
+    app, lib = tmp_path / "app", tmp_path / "lib"
+    app.mkdir(), lib.mkdir()
+    for name in ("model.py", "train.py"):
+        shutil.copy(PROJECT / name, app / name)
+    shutil.copy(PROJECT / "blocks.py", lib / "blocks.py")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONPATH": str(lib)}
+    done = subprocess.run([GRAPHMEND, "run", "--graph", "--fix", "-q", "--", sys.executable, "train.py"], cwd=app,
+                          capture_output=True, text=True, env=env, timeout=600)  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("│ ")]
+    assert [row.split("│")[3].strip() for row in rows] == ["GM201", "GM203"]
+    assert [row.split("│")[5].strip() for row in rows] == ["yes", "no"]
+    assert f"{lib / 'blocks.py'}: outside" in done.stdout
+    assert (lib / "blocks.py").read_text() == (PROJECT / "blocks.py").read_text()
