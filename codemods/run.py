@@ -166,7 +166,7 @@ def table(outcome: Outcome) -> list[tuple[str, str, str, str, str]]:
             if r.exit_code:
                 rows.append((str(r.number), f"exit {r.exit_code}", "—", "", "no"))
             continue
-        error = explaining._short(f"{item.error.kind}: {item.error.headline}", 70)
+        error = explaining._short(f"{item.error.kind}: {item.error.headline}", 56)
         rule = item.finding.code if item.finding else "—"
         where = f"{item.finding.path}:{item.finding.line}" if item.finding else (
             f"{item.frame.path}:{item.frame.line}" if item.frame else "")  # fmt: skip

@@ -132,3 +132,19 @@ def test_fix_writes_the_explained_fix_and_the_cell_then_compiles(project, tmp_pa
     assert "int(round(self.rate * c))" in (tmp_path / "gm303_round_slice_bound.py").read_text()
     again = capture([("GM303", "graph")], tmp_path)
     assert again[("GM303", "graph")] == ""  # compiles and runs in GRAPH_MODE now
+
+
+def test_a_log_from_another_machine_is_read_without_importing_the_users_code(project, tmp_path):
+    """The log names /home/someone/project/...: the file is found by its tail under the current directory,
+    and parsed, never imported (its import would leave a marker)."""
+    workdir, tracebacks = project
+    here = tmp_path / "checkout"
+    here.mkdir()
+    source = (workdir / "gm201_set_data.py").read_text()
+    (here / "gm201_set_data.py").write_text(source + "\nopen('IMPORTED', 'w').close()\n")
+    log = tracebacks[("GM201", "graph")].replace(str(workdir), "/home/someone/project")
+    done = gm("explain", "--output-format", "json", cwd=here, stdin=log)
+    assert done.returncode == 0, done.stderr
+    [item] = json.loads(done.stdout)["errors"]
+    assert (item["finding"]["code"], item["finding"]["filename"]) == ("GM201", "gm201_set_data.py")
+    assert not (here / "IMPORTED").exists() and not (tmp_path / "IMPORTED").exists()
