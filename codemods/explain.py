@@ -97,8 +97,8 @@ LOG_RECORD = re.compile(r"^(\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]|\d{4}-\d\d
 
 
 def parse_log(text: str) -> list[Error]:
-    """Every error in `text`, in order; the same error logged twice (MindSpore's [ERROR] record, then the
-    traceback) is kept once."""
+    """Every error in `text`, in order; the same error logged twice in a row (MindSpore's [ERROR] record,
+    then the traceback) is one error."""
     lines = ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     errors: list[Error] = []
     python: list[Frame] = []
@@ -116,11 +116,22 @@ def parse_log(text: str) -> list[Error]:
             index = end
             continue
         index += 1
-    unique: dict[tuple[str, tuple[Frame, ...]], Error] = {}
+    merged: list[Error] = []
     for error in errors:
-        key = (error.headline, tuple(f for f in error.frames if f.source == "construct"))
-        unique.setdefault(key, error)
-    return sorted(unique.values(), key=lambda e: e.line_number)
+        if merged and merged[-1].kind == error.kind and merged[-1].headline == error.headline:
+            merged[-1] = _merge(merged[-1], error)
+        else:
+            merged.append(error)
+    return merged
+
+
+def _merge(first: Error, second: Error) -> Error:
+    """One error logged twice in a row: MindSpore's [ERROR] record (with the graph's frames), then the
+    Python traceback (with the script's)."""
+    frames = [f for e in (first, second) for f in e.frames if f.source == "construct"]
+    frames += [f for e in (first, second) for f in e.frames if f.source != "construct"]
+    return replace(first, text=first.text + "\n" + second.text, frames=tuple(dict.fromkeys(frames)),
+                   analyze_fail=first.analyze_fail or second.analyze_fail)  # fmt: skip
 
 
 def _block_end(lines: list[str], start: int) -> int:
@@ -134,7 +145,9 @@ def _block_end(lines: list[str], start: int) -> int:
         if line.startswith(TRACEBACK) or HEADER.match(line) or LOG_RECORD.match(line):
             return index
         if not line.strip() and index + 1 < len(lines) and not lines[index + 1].strip():
-            return index
+            following = next((later.strip() for later in lines[index:] if later.strip()), "")
+            if not (CONSTRUCT.match(following) or set(following) == {"-"}):  # MindSpore's sections go on
+                return index
         index += 1
     return index
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tracebacks import capture
+from tracebacks import capture, console
 
 from codemods import RULES
 from codemods.evidence import CELLS
@@ -34,9 +34,10 @@ ELSEWHERE = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> tuple[Path, dict[tuple[str, str], str]]:
-    """A directory with the hostile Cells' files, the scripts that ran them, and what each printed."""
+    """A directory with the hostile Cells' files, the scripts that ran them, and what each printed (its
+    console: MindSpore's log records on stderr, then the traceback)."""
     workdir = tmp_path_factory.mktemp("project")
-    return workdir, capture([*JOBS, (UNEXPLAINED, "graph")], workdir)
+    return workdir, console([*JOBS, (UNEXPLAINED, "graph")], workdir)
 
 
 def gm(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -87,16 +88,21 @@ def _noisy_log(tracebacks: dict[tuple[str, str], str], jobs: list[tuple[str, str
 
 def test_a_log_with_several_errors_noise_chinese_and_colours(project):
     workdir, tracebacks = project
-    jobs = [("GM201", "graph"), (UNEXPLAINED, "graph"), ("GM303", "graph"), ("GM106", "strict")]
+    jobs = [("GM201", "graph"), (UNEXPLAINED, "graph"), ("GM303", "graph"), ("GM106", "strict"), ("GM510", "graph")]
     done = gm("explain", "--output-format", "json", cwd=workdir, stdin=_noisy_log(tracebacks, jobs))
     assert done.returncode == 1, done.stderr  # one of them is not explained
     report = json.loads(done.stdout)["errors"]
-    assert [e["finding"]["code"] if e["finding"] else None for e in report] == ["GM201", None, "GM303", "GM106"]
+    codes = [e["finding"]["code"] if e["finding"] else None for e in report]
+    assert codes == ["GM201", None, "GM303", "GM106", "GM510"]
     unexplained = report[1]
     assert unexplained["error"]["message"] == "Unsupported statement 'Try'."
     assert unexplained["why_not"] == "no rule declares this message"
     assert (unexplained["location"]["filename"], unexplained["user_line"]) == ("unsupported_try.py", "try:")
     assert report[0]["error"]["analyze_fail"].endswith("analyze_fail.ir")
+    # GM510 under GRAPH: only MindSpore's [ERROR] record names the graph's line (torch.cat); the traceback
+    # after it names the script
+    assert (report[4]["location"]["from"], report[4]["finding"]["location"]["row"]) == ("construct", 15)
+    assert report[4]["finding"]["message"].startswith("`torch.cat`")
 
 
 def test_text_output_is_checks_line_then_the_diff(project):

@@ -51,7 +51,9 @@ CHILD = r"""
 import json, runpy, sys, traceback
 sys.path.insert(0, sys.argv[1])
 out = []
-for script in json.load(sys.stdin):
+for index, script in enumerate(json.load(sys.stdin)):
+    sys.stderr.write("\n@@JOB %d@@\n" % index)
+    sys.stderr.flush()
     try:
         runpy.run_path(script, run_name="__main__")
         out.append(None)
@@ -78,7 +80,9 @@ def shapes(inputs: tuple[str, ...]) -> list[list[tuple[int, bool]]]:
     return out
 
 
-def capture(jobs: list[tuple[str, str]], workdir: Path, python: str = sys.executable) -> dict[tuple[str, str], str]:
+def capture(
+    jobs: list[tuple[str, str]], workdir: Path, python: str = sys.executable, stderr: dict[int, str] | None = None
+) -> dict[tuple[str, str], str]:
     """(Cell, check) → the traceback it raised there ("" when it ran). A Cell is a rule code (its hostile
     Cell in CELLS) or `path:Name`. Each Cell's file is copied into `workdir` (a project: the scripts next to
     the model files), where MindSpore's files (analyze_fail.ir, rank_0/) go too."""
@@ -92,14 +96,26 @@ def capture(jobs: list[tuple[str, str]], workdir: Path, python: str = sys.execut
         script.write_text(DRIVER.format(module=target.stem, cell=name, check=check, shapes=shapes(inputs),
                                         train=train), encoding="utf-8")  # fmt: skip
         scripts.append(str(script))
-    env = {**os.environ, "GLOG_v": "2", "PYTHONSAFEPATH": "1"}
+    env = {**os.environ, "PYTHONSAFEPATH": "1"}
     done = subprocess.run([python, "-c", CHILD, str(workdir)], input=json.dumps(scripts), capture_output=True,
                           text=True, cwd=workdir, env=env, timeout=900)  # fmt: skip
+    if stderr is not None:  # what each run wrote to stderr, by its index in `jobs`
+        for chunk in re.split(r"\n@@JOB (?=\d+@@\n)", done.stderr)[1:]:
+            number, _, text = chunk.partition("@@\n")
+            stderr[int(number)] = text
     marker = done.stdout.rfind("@@RESULTS@@")
     if marker < 0:
         raise RuntimeError(f"the MindSpore child died (exit {done.returncode}):\n{done.stderr[-3000:]}")
     results = json.loads(done.stdout[marker + len("@@RESULTS@@") :])
     return {job: text or "" for job, text in zip(jobs, results, strict=True)}
+
+
+def console(jobs: list[tuple[str, str]], workdir: Path) -> dict[tuple[str, str], str]:
+    """What a user's console shows for each run: MindSpore's own log records on stderr (its [WARNING]s,
+    the [ERROR] record some errors get), then the traceback."""
+    stderr: dict[int, str] = {}
+    found = capture(jobs, workdir, stderr=stderr)
+    return {job: stderr.get(index, "") + found[job] for index, job in enumerate(jobs)}
 
 
 if __name__ == "__main__":  # print them: python tests/tracebacks.py DIR GM201:graph GM303:strict
