@@ -403,7 +403,7 @@ def run_command(
     select: Select = None,
     ignore: Ignore = None,
     config: ConfigFile = None,
-    quiet: Quiet = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not show the command's own output.")] = False,
 ) -> None:
     """Run COMMAND (your code runs: it is your command), explain the graph-mode error it dies of; with --fix,
     fix it and run again. Exit 0: the last run exited 0, 1: it did not, 2: bad usage."""

@@ -67,3 +67,16 @@ def test_run_edits_nothing_outside_the_root(tmp_path):
     assert [row.split("│")[5].strip() for row in rows] == ["yes", "no"]
     assert f"{lib / 'blocks.py'}: outside" in done.stdout
     assert (lib / "blocks.py").read_text() == (PROJECT / "blocks.py").read_text()
+
+
+def test_run_strict_holds_strict_syntax_even_when_the_script_asks_for_pynative(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project)
+    (project / "pynative.py").write_text("import mindspore as ms\n\nms.set_context(mode=ms.PYNATIVE_MODE)\n"
+                                         "exec(open('train.py').read())\n")  # fmt: skip
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    done = subprocess.run([GRAPHMEND, "run", "--strict", "-q", "--", sys.executable, "pynative.py"], cwd=project,
+                          capture_output=True, text=True, env=env, timeout=600)  # fmt: skip
+    assert done.returncode == 1
+    assert "AttributeError: In JIT strict mode, cannot get attributes set_data" in done.stdout
+    assert "model.py:20:9: GM201 [*]" in done.stdout
