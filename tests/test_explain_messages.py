@@ -49,7 +49,7 @@ def test_every_declared_message_was_measured(code):
     for message in RULES[code].EXPLAINS:
         for target in message.targets:
             assert target.value in rows, f"{code}: {message.pattern!r} names {target}, where nothing failed"
-            assert message.matches(rows[target.value]), f"{code} {target}: {message.pattern!r} ≠ {rows[target]!r}"
+            assert message.matches(rows[target.value]), f"{code} {target}: {message.pattern!r} ≠ {rows[target.value]!r}"
 
 
 def test_rules_without_a_measured_error_declare_none():
