@@ -27,6 +27,11 @@ demo: $(STAMP)
 	rm -rf demo-out/examples && mkdir -p demo-out && cp -r examples demo-out/examples
 	-cd demo-out/examples && ../../$(GM) fix --verify --no-cache .
 	@echo
+	@echo "== graphmend run --graph --fix: a script written for PyNative (tests/explain_cases/three_errors),"
+	@echo "   run in GRAPH_MODE; each graph-mode error is explained and fixed, until it compiles (3 rounds)"
+	rm -rf demo-out/run && mkdir -p demo-out && cp -r tests/explain_cases/three_errors demo-out/run
+	-cd demo-out/run && $(abspath $(GM)) run --graph --fix -q -- $(abspath $(VENV))/bin/python train.py
+	@echo
 	@echo "== graphmend report examples/: the HTML migration report (findings, diffs, rule docs)"
 	mkdir -p demo-out && $(GM) report examples/ -o demo-out/report.html --no-cache -q
 	@echo "Report: $(CURDIR)/demo-out/report.html"

@@ -344,6 +344,104 @@ def rules(
 
 
 @app.command()
+def explain(
+    log: Annotated[
+        Path | None,
+        typer.Argument(help="A MindSpore traceback or whole log (default, or -: stdin).", show_default=False),
+    ] = None,  # fmt: skip
+    fix_: Annotated[bool, typer.Option("--fix", help="Apply the fixes of the explained findings.")] = False,
+    unsafe_fixes: Unsafe = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    config: ConfigFile = None,
+    output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",
+) -> None:
+    """Explain MindSpore graph-mode errors: the finding at the user's line and its fix. Exit 0: every error
+    explained, 1: some not, 2: bad input. Reads the log and the user's files; runs nothing."""
+    from codemods import explain as explaining
+
+    if output_format not in ("text", "json"):
+        err.print(f"error: --output-format: expected text or json, got {output_format!r}")
+        raise typer.Exit(2)
+    try:
+        data = sys.stdin.buffer.read() if log is None or str(log) == "-" else log.read_bytes()
+    except OSError as exc:
+        err.print(f"error: {log}: cannot read: {exc.strerror or exc}")
+        raise typer.Exit(2) from exc
+    errors = explaining.parse_log(data.decode("utf-8", errors="replace"))
+    if not errors:
+        err.print(f"error: {log or 'stdin'}: no error found (a Python traceback or MindSpore error message)")
+        raise typer.Exit(2)
+    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe_fixes,
+                               config=config)  # fmt: skip
+    try:
+        explanations = explaining.explain(errors, options)
+    except (configuration.ConfigError, UnknownRule, sessions.NothingToCheck) as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    unsafe = explaining.unsafe_setting(options)
+    applied = explaining.apply_fixes(explanations, unsafe) if fix_ else None
+    if output_format == "json":
+        sys.stdout.write(explaining.as_json(explanations, applied))
+    else:
+        sys.stdout.write(explaining.render_text(explanations, unsafe))
+        err.print(explaining.summary(explanations, applied))
+    for problem in applied.failed if applied else ():
+        err.print(f"error: {problem}")
+    raise typer.Exit(0 if all(item.explained for item in explanations) else 1)
+
+
+@app.command("run", context_settings={"allow_interspersed_args": False})
+def run_command(
+    command: Annotated[list[str], typer.Argument(help="The command to run, after `--`.", show_default=False)],
+    fix_: Annotated[bool, typer.Option("--fix", help="Apply the fix of each explained error and run again.")] = False,
+    graph: Annotated[bool, typer.Option("--graph", help="Run the command in GRAPH_MODE (a start-up hook).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="GRAPH_MODE with jit_syntax_level=STRICT.")] = False,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", help="Stop after this many runs.")] = 10,
+    root: Annotated[Path | None, typer.Option("--root", help="Only files under it are edited (default: .).")] = None,
+    unsafe_fixes: Unsafe = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    config: ConfigFile = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not show the command's own output.")] = False,
+) -> None:
+    """Run COMMAND (your code runs: it is your command), explain the graph-mode error it dies of; with --fix,
+    fix it and run again. Exit 0: the last run exited 0, 1: it did not, 2: bad usage."""
+    from codemods import explain as explaining
+    from codemods import run as running
+
+    if max_rounds < 1:
+        err.print("error: --max-rounds: expected at least 1")
+        raise typer.Exit(2)
+    options = sessions.Options(select=_codes(select), ignore=_codes(ignore) or (), unsafe=unsafe_fixes,
+                               config=config)  # fmt: skip
+    syntax = "STRICT" if strict else ("LAX" if graph else None)
+    echo = (lambda text: None) if quiet else (lambda text: sys.stderr.write(text))
+    try:
+        unsafe = explaining.unsafe_setting(options, root)
+        outcome = running.run(command, options, fix=fix_, syntax=syntax, max_rounds=max_rounds, root=root,
+                              unsafe=unsafe, echo=echo)  # fmt: skip
+    except (configuration.ConfigError, UnknownRule, sessions.NothingToCheck) as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    except OSError as exc:
+        err.print(f"error: cannot run {command[0]!r}: {exc.strerror or exc}")
+        raise typer.Exit(2) from exc
+    for r in outcome.rounds:
+        if r.explanations:
+            sys.stdout.write(f"round {r.number}: ")
+            sys.stdout.write(explaining.render_text(r.explanations, unsafe))
+    table = Table("round", "error", "rule", "file:line", "fixed")
+    for row in running.table(outcome):
+        table.add_row(*(escape(cell) for cell in row))
+    Console(highlight=False, soft_wrap=True).print(table)
+    sys.stdout.write(f"{outcome.rounds[-1].note}\n")
+    if outcome.diff:
+        sys.stdout.write(outcome.diff)
+    raise typer.Exit(0 if outcome.passed else 1)
+
+
+@app.command()
 def server() -> None:
     """Run the language server (LSP over stdio) for editors: diagnostics as you type, fixes, rule pages on hover."""
     from codemods.server import main as serve  # pygls is loaded only by this command

@@ -12,6 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
+from codemods.messages import Message
 from codemods.names import ModuleBindings, imported_names
 from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
 from codemods.targets import Breaks
@@ -136,6 +137,8 @@ class Rule(cst.BatchableCSTVisitor):
     CODE: ClassVar[str]
     NAME: ClassVar[str]
     BREAKS: ClassVar[Breaks]  # `breaks(...)`: where the pattern breaks, as measured (docs/evidence.md)
+    # `explains(...)`: the MindSpore errors the pattern raises, as measured (codemods.messages); optional
+    EXPLAINS: ClassVar[tuple[Message, ...]] = ()
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
     # what the engine visits with the rule: the graph functions, the Cell classes, or the whole file

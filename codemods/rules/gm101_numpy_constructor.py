@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.messages import explains
 from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, breaks
@@ -54,6 +55,7 @@ class NumpyConstructor(Rule):
     CODE = "GM101"
     NAME = "numpy-constructor"
     BREAKS = breaks(DYNAMIC, note="static GRAPH, STRICT and export fold it into a constant")
+    EXPLAINS = (explains(r"'int' object is not subscriptable", DYNAMIC),)
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

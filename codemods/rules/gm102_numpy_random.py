@@ -7,6 +7,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.builders import atom
 from codemods.calls import dotted_name
+from codemods.messages import explains
 from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -53,6 +54,7 @@ class NumpyRandom(Rule):
         silent=True,
         note="GRAPH, STRICT and export freeze one sample for every call; a dynamic batch fails",
     )
+    EXPLAINS = (explains(r"Not same shape in device address", DYNAMIC),)
     FIX = "unsafe"
 
     def __init__(self, ctx) -> None:

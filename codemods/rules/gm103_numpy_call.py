@@ -4,6 +4,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
+from codemods.messages import explains
 from codemods.names import NUMPY_DTYPES
 from codemods.numpy_calls import (
     FAILS_ON_TENSORS,
@@ -64,6 +65,14 @@ class NumpyCall(Rule):
     CODE = "GM103"
     NAME = "numpy-call"
     BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
+    EXPLAINS = (
+        explains(
+            r"When handling script '__call_func_str__\(.*\) in graph mode', the inputs should be "
+            r"constant, but found variable",
+            STRICT,
+            EXPORT,
+        ),
+    )
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

@@ -4,6 +4,7 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from codemods.builders import atom
+from codemods.messages import explains
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
 from codemods.targets import EXPORT, STRICT, breaks
@@ -49,6 +50,14 @@ class TensorFromTensors(Rule):
     CODE = "GM105"
     NAME = "tensor-from-tensors"
     BREAKS = breaks(STRICT, EXPORT, note="LAX builds it through the Python fallback")
+    EXPLAINS = (
+        explains(
+            r"When handling script 'Tensor\(input_data, dtype, shape, init, const_arg, device\) in "
+            r"graph mode', the inputs should be constant",
+            STRICT,
+            EXPORT,
+        ),
+    )
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from codemods.messages import explains
 from codemods.numpy_calls import (
     FROM_NUMPY,
     NUMPY_TO_OPS,
@@ -59,6 +60,7 @@ class HostSync(Rule):
     CODE = "GM106"
     NAME = "host-sync"
     BREAKS = breaks(STRICT, EXPORT, note="LAX runs it through the Python fallback")
+    EXPLAINS = (explains(r"In JIT strict mode, cannot get attributes asnumpy", STRICT, EXPORT),)
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

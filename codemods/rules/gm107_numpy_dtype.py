@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.names import numpy_dtype_name
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
@@ -49,6 +50,16 @@ class NumpyDtype(Rule):
     NAME = "numpy-dtype"
     BREAKS = breaks(
         GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note="MindSpore ops reject numpy dtypes, in PyNative too"
+    )
+    EXPLAINS = (
+        explains(
+            r"the input 'dtype' expect a type, but got AbstractScalar\(Type: TypeType, Value: class "
+            r"'numpy\.",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
     )
     FIX = "safe"
 

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -32,6 +33,15 @@ class SetData(Rule):
     CODE = "GM201"
     NAME = "set-data"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT)
+    EXPLAINS = (
+        explains(
+            r"Failed to compile in GRAPH_MODE because the 'Parameter' object's method 'set_data' is "
+            r"not supported",
+            GRAPH,
+            DYNAMIC,
+        ),
+        explains(r"In JIT strict mode, cannot get attributes set_data", STRICT, EXPORT),
+    )
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
 from codemods.targets import EXPORT, STRICT, breaks
@@ -57,6 +58,14 @@ class AttributeMutation(Rule):
     CODE = "GM202"
     NAME = "attribute-mutation"
     BREAKS = breaks(STRICT, EXPORT, note="LAX keeps the attribute on the host")
+    EXPLAINS = (
+        explains(
+            r"In JIT strict mode, if need to modify a member attribute of a class with self\.\w+, the "
+            r"member attribute must be of the Parameter type",
+            STRICT,
+            EXPORT,
+        ),
+    )
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:

@@ -4,6 +4,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -43,6 +44,16 @@ class PythonListOfCells(Rule):
     CODE = "GM203"
     NAME = "python-list-of-cells"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT)
+    EXPLAINS = (
+        explains(
+            r"The parameter @\S+ , its name '[^']+' already exists\. Please set a unique name for the "
+            r"parameter",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
     VISITS = "cells"
 
     def __init__(self, ctx) -> None:

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, breaks
 
@@ -36,6 +37,7 @@ class LenOfTensor(Rule):
     CODE = "GM301"
     NAME = "len-of-tensor"
     BREAKS = breaks(DYNAMIC, note="len of a dynamic batch used as a shape; static shapes fold it")
+    EXPLAINS = (explains(r"For primitive\[Reshape\], the accumulate of x_shape must be equal to out_shape", DYNAMIC),)
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

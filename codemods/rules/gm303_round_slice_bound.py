@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import KNOWN
@@ -38,6 +39,16 @@ class RoundSliceBound(Rule):
     NAME = "round-slice-bound"
     BREAKS = breaks(
         GRAPH, STRICT, DYNAMIC, EXPORT, note="MakeSlice takes int64 bounds, round() is a float in graph mode"
+    )
+    EXPLAINS = (
+        explains(
+            r"The type of input of the MakeSlice operator must be int64 bot got AbstractScalar\(Type: "
+            r"Float32",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
     )
     FIX = "safe"
 

@@ -5,6 +5,7 @@ from libcst.helpers import parse_template_expression
 
 from codemods.builders import atom
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.numpy_calls import argument
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, breaks
@@ -43,6 +44,7 @@ class DynamicRepeats(Rule):
     CODE = "GM304"
     NAME = "dynamic-repeats"
     BREAKS = breaks(DYNAMIC, note="a repeat count read from a dynamic dimension")
+    EXPLAINS = (explains(r"For 'Tensor', the type of 'input_data' should be one of .* but got type 'Float'", DYNAMIC),)
     FIX = "safe"
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, breaks
 from codemods.values import Dim
@@ -46,6 +47,7 @@ class DynamicLoop(Rule):
     CODE = "GM402"
     NAME = "dynamic-loop"
     BREAKS = breaks(DYNAMIC, note="loops over the batch; any shape-bounded loop in a dynamic export")
+    EXPLAINS = (explains(r"'mindspore\._c_expression\.typing\.TensorType' object is not subscriptable", DYNAMIC),)
     FIX = "none"
 
     def visit_For(self, node: cst.For) -> None:

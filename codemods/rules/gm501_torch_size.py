@@ -1,6 +1,7 @@
 import libcst as cst
 
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
@@ -32,6 +33,7 @@ class TorchSize(Rule):
     CODE = "GM501"
     NAME = "torch-size"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
+    EXPLAINS = (explains(r"The object is not callable\. Please check code\.", GRAPH, STRICT, DYNAMIC, EXPORT),)
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "size")

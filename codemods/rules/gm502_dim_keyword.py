@@ -1,5 +1,6 @@
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.rules._torch_table import DIM_KEYWORDS, AxisOp
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -36,6 +37,7 @@ class DimKeyword(Rule):
     CODE = "GM502"
     NAME = "dim-keyword"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
+    EXPLAINS = (explains(r"Got an unexpected keyword argument 'dim'", GRAPH, STRICT, DYNAMIC, EXPORT),)
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

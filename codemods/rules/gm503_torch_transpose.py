@@ -2,6 +2,7 @@ import libcst as cst
 
 from codemods.builders import arg, call
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
@@ -36,6 +37,15 @@ class TorchTranspose(Rule):
     NAME = "torch-transpose"
     BREAKS = breaks(
         GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="fails from 3-D up; silently wrong on 2-D tensors"
+    )
+    EXPLAINS = (
+        explains(
+            r"For Tensor\.transpose, the number of axes must be equal to the dimension of Tensor",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

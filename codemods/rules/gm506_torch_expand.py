@@ -1,6 +1,7 @@
 import libcst as cst
 
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.rules._torch_table import sized_call
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -36,6 +37,16 @@ class TorchExpand(Rule):
     CODE = "GM506"
     NAME = "torch-expand"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="runs in PyNative only")
+    EXPLAINS = (
+        explains(
+            r"The parameters number of the function is \d+, but the number of provided arguments is "
+            r"\d+",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "expand")

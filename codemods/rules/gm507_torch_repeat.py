@@ -1,6 +1,7 @@
 import libcst as cst
 
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.rules._torch_table import sized_call
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -38,6 +39,7 @@ class TorchRepeat(Rule):
     CODE = "GM507"
     NAME = "torch-repeat"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note="CPU and GPU: the kernel is Ascend-only")
+    EXPLAINS = (explains(r"Unsupported op \[Repeat\] on CPU", GRAPH, STRICT, DYNAMIC, EXPORT),)
     FIX = "safe/unsafe"
 
     def visit_Call(self, node: cst.Call) -> None:

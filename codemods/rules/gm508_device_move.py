@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.calls import method_call
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.rules._torch_table import TORCH_DTYPES, torch_name
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -44,6 +45,10 @@ class DeviceMove(Rule):
     NAME = "device-move"
     BREAKS = breaks(
         GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note='`.cuda()`, `.cpu()`, `.to("cuda")` fail in PyNative too'
+    )
+    EXPLAINS = (
+        explains(r"""Failed to convert the value "[^"]*" of input 'device' of 'ToDevice' to enum""", GRAPH, DYNAMIC),
+        explains(r"In JIT strict mode, cannot get attributes device or the Tensor", STRICT, EXPORT),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

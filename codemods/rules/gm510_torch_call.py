@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.builders import arg, as_tuple
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -41,6 +42,10 @@ class TorchCall(Rule):
     CODE = "GM510"
     NAME = "torch-call"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True)
+    EXPLAINS = (
+        explains(r"'NoneType' object has no attribute '\w+'", GRAPH, DYNAMIC),
+        explains(r"In JIT strict mode, cannot get attributes \w+ or the None object has no attribute", STRICT, EXPORT),
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
         name = torch_name(self.ctx, node.func)

@@ -419,7 +419,10 @@ class Worker:
     def describe(self, exc: BaseException) -> dict:
         """First line of the error and the user's source line MindSpore (or Python) blames."""
         text = str(exc).strip() or type(exc).__name__
-        first = text.splitlines()[0].strip()
+        # the first line that says something: MindSpore opens some errors with a rule of dashes and a
+        # "- Kernel select failed:" heading (GM507), which would name no error at all
+        lines = [line.strip() for line in text.splitlines()]
+        first = next((line for line in lines if _says_something(line)), lines[0])
         where = self.blame_compile(text) or self.blame_traceback(exc)
         return {"type": type(exc).__name__, "message": first, "where": where}
 
@@ -470,6 +473,10 @@ def make_input(spec: dict, grow: int, rng):
         values = rng.standard_normal(shape)
     host_dtype = "float32" if dtype == "bfloat16" else dtype
     return ms.Tensor(values.astype(host_dtype), dtype=getattr(ms, dtype))
+
+
+def _says_something(line: str) -> bool:
+    return bool(line) and set(line) != {"-"} and not (line.startswith("- ") and line.endswith(":"))
 
 
 def _placeholder(spec: dict):
