@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.builders import assign_line, fresh_name
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -46,6 +47,15 @@ class LoopElse(Rule):
     CODE = "GM602"
     NAME = "loop-else"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="a loop `else` is rejected")
+    EXPLAINS = (
+        explains(
+            r"The 'for\.\.\.else\.\.\.' statement is not supported",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
 
     def visit_For(self, node: cst.For) -> None:
         if node.orelse is not None and node.asynchronous is None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.builders import assign_line
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -40,6 +41,15 @@ class Walrus(Rule):
     CODE = "GM603"
     NAME = "walrus"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="NamedExpr is an unsupported expression")
+    EXPLAINS = (
+        explains(
+            r"Unsupported expression 'NamedExpr'",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         statement = self._hoistable_if(node)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -37,6 +38,15 @@ class DelLocal(Rule):
     CODE = "GM604"
     NAME = "del-local"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="`del` is an unsupported statement")
+    EXPLAINS = (
+        explains(
+            r"Unsupported statement 'Delete'",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
     FIX = "safe/unsafe"
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.builders import assign_line
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -44,6 +45,15 @@ class NestedComprehension(Rule):
     CODE = "GM605"
     NAME = "nested-comprehension"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="one `for` per comprehension only")
+    EXPLAINS = (
+        explains(
+            r"The 'generators' supports 1 'comprehension' in ListComp/GeneratorExp",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
 
     def visit_ListComp(self, node: cst.ListComp) -> None:
         self._check(node)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -60,6 +61,15 @@ class UnsupportedSyntax(Rule):
     CODE = "GM606"
     NAME = "unsupported-syntax"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="the graph parser rejects the statement")
+    EXPLAINS = (
+        explains(
+            r"Unsupported statement 'Try'",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
     FIX = "none"
 
     def visit_Try(self, node: cst.Try) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
@@ -45,6 +46,16 @@ class ParametersInConstruct(Rule):
     CODE = "GM607"
     NAME = "parameters-in-construct"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, note="the parameter walkers are not graph functions")
+    EXPLAINS = (
+        explains(
+            r"Failed to compile in GRAPH_MODE because the method or function "
+            r"'mindspore\.nn\.cell\.Cell\.(trainable_params|get_parameters|parameters_dict)\w*' is not supported",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
+    )
     FIX = "none"
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from codemods.values import Caution
@@ -43,6 +44,13 @@ class TensorIdentity(Rule):
         EXPORT,
         silent=True,
         note="GRAPH and a dynamic batch: silently false; STRICT and export: a backend error",
+    )
+    EXPLAINS = (
+        explains(
+            r"Failed to get from actor by backend node:.*ValueNode<Primitive> is_",
+            STRICT,
+            EXPORT,
+        ),
     )
     FIX = "none"
 
