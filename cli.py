@@ -144,7 +144,8 @@ def check(
         _show_fixes("Would fix", [f for f in findings if _fixable(f, session.unsafe)])
     if not quiet and output_format in HUMAN:
         _summary(findings, session.unsafe, len(outcome.results))
-        err.print(printable(str(session.choice)))
+        if findings:  # what the findings were chosen for; a clean run says only that it is clean
+            err.print(printable(str(session.choice)))
     raise typer.Exit(_exit_code(2 if _errors(outcome.results) else (1 if findings else 0), exit_zero))
 
 
@@ -212,7 +213,8 @@ def fix(
                 _show_fixes("Would fix", [f for r in changed for f in r.applied])
             if not quiet:
                 err.print(f"Would fix {sum(len(r.applied) for r in changed)} finding(s) in {len(changed)} file(s).")
-                err.print(printable(str(session.choice)))
+                if changed:
+                    err.print(printable(str(session.choice)))
             raise typer.Exit(2 if _errors(results) else (1 if changed else 0))
         outcome = sessions.write(results)
         for warning in outcome.warnings:
@@ -251,7 +253,8 @@ def fix(
         line += _hidden(remaining, session.unsafe)
         err.print(line + (f"; stopped with {outcome.not_checked} file(s) not checked — run again to continue."
                           if outcome.stopped_by else "."))  # fmt: skip
-        err.print(printable(str(session.choice)))
+        if fixed or remaining:
+            err.print(printable(str(session.choice)))
     _stopped(outcome, quiet=True)
     code = 2 if _errors(outcome.results) or outcome.failed else (1 if remaining else 0)
     raise typer.Exit(_exit_code(code, exit_zero))
