@@ -195,6 +195,7 @@ def test_value_model_asked_about_one_name_in_every_statement_grows_linearly() ->
 
 def test_function_index_of_many_names_grows_linearly() -> None:
     """A name per statement: each binding counted the bindings of every name before it."""
+
     def index(n: int):
         module = cst.parse_module(_construct(n, "y{i} = y{previous} + x"))
         return next(iter(m.findall(module, m.FunctionDef())))
