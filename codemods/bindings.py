@@ -43,6 +43,7 @@ class FunctionIndex(cst.CSTVisitor):
         self.iterables: list[cst.BaseExpression] = []  # what `for` loops and comprehensions iterate
         self.truth_tested: set[str] = set()  # names used as a truth value: `if flag:`, `not flag`, `flag and …`
         self._seen: dict[str, int] = {}  # bindings of each name so far, in source order
+        self._count = 0  # bindings so far, of every name
 
     @classmethod
     def of(cls, function: cst.FunctionDef) -> FunctionIndex:
@@ -52,8 +53,8 @@ class FunctionIndex(cst.CSTVisitor):
         return index
 
     def _add(self, name: str, kind: str, node: cst.CSTNode | None, position: int = 0, size: int = 0) -> None:
-        order = sum(len(b) for b in self.bindings.values())
-        self.bindings.setdefault(name, []).append(Binding(kind, node, position, size, order))
+        self.bindings.setdefault(name, []).append(Binding(kind, node, position, size, self._count))
+        self._count += 1
         self._seen[name] = self._seen.get(name, 0) + 1
 
     def _bind_params(self, params: cst.Parameters) -> None:

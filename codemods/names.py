@@ -7,11 +7,14 @@ makes `np.ones` graph-native ("mindspore.numpy.ones"). Everything here works on 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
 import libcst as cst
 from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, QualifiedName, Scope, ScopeProvider
+from libcst.metadata.scope_provider import Access, BaseAssignment, ScopeVisitor, _gen_dotted_names
 
 # MindSpore re-exports the same object under several module paths; rules compare canonical names.
 _ALIASES: tuple[tuple[str, str], ...] = (
@@ -48,17 +51,119 @@ def canonical(name: str) -> str:
 
 
 def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
-    """libcst's ScopeProvider for the wrapped module, without the wrapper's idle pass.
+    """libcst's ScopeProvider for the wrapped module, in time and memory linear in the module's size.
 
     `wrapper.resolve(ScopeProvider)` walks the tree once for ExpressionContextProvider, and again as a
     batched visit in which only the provider's `visit_Module` works (it runs its own ScopeVisitor); the
-    second walk is a quarter of the time. Here the dependency is resolved by the wrapper and the provider
-    is run directly.
+    second walk is a quarter of the time. Here the dependency is resolved by the wrapper and the visitor
+    is run directly. It is libcst's, but for how accesses meet assignments (`_LinearScopes`).
     """
     provider = ScopeProvider()
     with provider.resolve(wrapper):
-        provider.visit_Module(wrapper.module)
+        visitor = _LinearScopes(provider)
+        wrapper.module.visit(visitor)
+        visitor.infer_accesses()
     return MappingProxyType(provider._computed)  # type: ignore[arg-type]
+
+
+class _LinearScopes(ScopeVisitor):
+    """libcst's ScopeVisitor, whose `Access.referents` and `BaseAssignment.references` are worked out when
+    read, not stored for every access and assignment.
+
+    libcst stores, for each read of a name, every assignment of it before the read, and for each
+    assignment every read after it: a `construct` of n statements `y = y + x` holds n² of them (1.8 GB
+    at n = 6,000). Rules read them for a few nodes. The sets read are libcst's own (libcst==1.9.0 is
+    pinned; tests/test_scopes.py compares both on every golden case); only when they are computed moves.
+    """
+
+    def infer_accesses(self) -> None:
+        """libcst's `infer_accesses`, with `_Referents` and `_References` in place of the two sets."""
+        groups: dict[tuple[Scope, str], set[Access]] = defaultdict(set)
+        for deferred in self._ScopeVisitor__deferred_accesses:  # type: ignore[attr-defined]
+            access, name = deferred.access, deferred.access.node.value
+            if deferred.enclosing_attribute is not None:  # `a.b.c` reads `a.b` where `a.b` is imported
+                for dotted_name, node in _gen_dotted_names(deferred.enclosing_attribute):
+                    if dotted_name in access.scope:
+                        access.node, name = node, dotted_name
+                        break
+            if deferred.enclosing_string_annotation is not None:
+                access.node = deferred.enclosing_string_annotation
+            groups[(access.scope, name)].add(access)
+            access._Access__assignments = _Referents(access, name)  # type: ignore[attr-defined]
+            access.scope.record_access(name, access)
+        for (scope, name), accesses in groups.items():
+            _record_accesses(scope._resolve_scope_for_access(name, scope), accesses)
+        self._ScopeVisitor__deferred_accesses = []
+
+
+class _Referents(AbstractSet):
+    """libcst's `Access.record_assignments`, done on each read of `access.referents`."""
+
+    def __init__(self, access: Access, name: str) -> None:
+        self._access, self._name = access, name
+
+    def _items(self) -> set[BaseAssignment]:
+        access, scope = self._access, self._access.scope
+        assignments = scope._resolve_scope_for_access(self._name, scope)
+        found = {a for a in assignments if a.scope != scope or a._index < access._index}
+        if not found and assignments and scope.parent != scope:  # read before any assignment in its scope
+            found = set(scope.parent._resolve_scope_for_access(self._name, scope))
+        return found
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._items()
+
+    def __iter__(self) -> Iterator[BaseAssignment]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+
+class _References(AbstractSet):
+    """libcst's `BaseAssignment.record_accesses`, done on each read of `assignment.references`: the
+    groups of accesses it was given, filtered then."""
+
+    def __init__(self, assignment: BaseAssignment) -> None:
+        self._assignment = assignment
+        self.groups: list[set[Access]] = []
+
+    def _items(self) -> set[Access]:
+        mine = self._assignment
+        return {a for group in self.groups for a in group if a.scope != mine.scope or mine._index < a._index}
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._items()
+
+    def __iter__(self) -> Iterator[Access]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+
+def _record_accesses(assignments: Iterable[BaseAssignment], accesses: set[Access]) -> None:
+    """`assignment.record_accesses(accesses)` for each of `assignments`, in time linear in `accesses`.
+
+    libcst hands the accesses an assignment does not see (those before it in its own scope) on to the
+    assignments of the name in the parent scope. `record_accesses` distributes over unions of accesses,
+    so those of all assignments of one name in one scope are handed on at once: the accesses up to the
+    last of them."""
+    last: dict[tuple[Scope, str], int] = {}
+    for assignment in list(assignments):
+        references = assignment._BaseAssignment__accesses  # type: ignore[attr-defined]
+        if not isinstance(references, _References):
+            assignment._BaseAssignment__accesses = _References(assignment)  # type: ignore[attr-defined]
+            assignment._BaseAssignment__accesses.groups.append(references)  # type: ignore[attr-defined]
+        assignment._BaseAssignment__accesses.groups.append(accesses)  # type: ignore[attr-defined]
+        scope = assignment.scope
+        if scope.parent != scope:
+            key = (scope, assignment.name)
+            last[key] = max(last.get(key, assignment._index), assignment._index)
+    for (scope, name), index in last.items():
+        earlier = {a for a in accesses if a.scope == scope and a._index <= index}
+        if earlier:
+            _record_accesses(scope.parent[name], earlier)
 
 
 class QualifiedNames(Mapping[cst.CSTNode, set[QualifiedName]]):

@@ -129,6 +129,7 @@ class Values:
         self._functions: dict[int, FunctionIndex] = {}
         self._visiting: set[tuple[str, str]] = set()
         self._class_names: set[str] | None = None
+        self._names: dict[tuple[int, str], bool] = {}  # (function index, name) → `_known`, see `_name_known`
 
     # -- bindings -----------------------------------------------------------------------------------
 
@@ -173,7 +174,7 @@ class Values:
     def _known(self, node: cst.BaseExpression) -> bool:
         """A tensor for certain (the module docstring's list)."""
         if isinstance(node, cst.Name):
-            return self._guarded(("tensor", node.value), lambda: self._name_is_tensor(node.value), True)
+            return self._name_known(node.value)
         if isinstance(node, cst.Attribute):
             if node.attr.value in ("T", "mT", "real", "imag"):
                 return self._known(node.value)
@@ -590,6 +591,17 @@ class Values:
             return compute()
         finally:
             self._visiting.discard(key)
+
+    def _name_known(self, name: str) -> bool:
+        """`_known` of a name; asked with nothing being resolved (no answer assumed for a cycle), the
+        answer is kept for the function: each `len(x)` of a long `construct` would walk every use of `x`."""
+        if self._visiting:
+            return self._guarded(("tensor", name), lambda: self._name_is_tensor(name), True)
+        key = (id(self.index()), name)
+        known = self._names.get(key)
+        if known is None:
+            known = self._names[key] = self._guarded(("tensor", name), lambda: self._name_is_tensor(name), True)
+        return known
 
     def _name_is_tensor(self, name: str) -> bool:
         index = self.index()
