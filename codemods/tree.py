@@ -40,3 +40,15 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
 @functools.cache
 def _child_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every name spelled anywhere in `node` (reads, writes, attributes' heads, parameters)."""
+    found: set[str] = set()
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(_Collect())
+    return found

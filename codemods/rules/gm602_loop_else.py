@@ -6,6 +6,7 @@ from codemods.builders import assign_line, fresh_name
 from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from codemods.tree import names_in
 
 
 class LoopElse(Rule):
@@ -66,7 +67,7 @@ class LoopElse(Rule):
             self._loop(node, "while")
 
     def _loop(self, node: cst.For | cst.While, keyword: str) -> None:
-        taken = set(self.values.index().bindings) | _names(node)
+        taken = set(self.values.index().bindings) | names_in(node)
         flag = fresh_name("no_break", taken)
         orelse = node.orelse
         assert orelse is not None
@@ -121,14 +122,3 @@ class _FlagBreaks(cst.CSTTransformer):
         space = cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
         last = len(out) - 1
         return [s.with_changes(semicolon=space if i < last else cst.MaybeSentinel.DEFAULT) for i, s in enumerate(out)]
-
-
-def _names(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.visit(_Collect())
-    return found

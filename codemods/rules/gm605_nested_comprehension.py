@@ -6,6 +6,7 @@ from codemods.builders import assign_line
 from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from codemods.tree import names_in
 
 _KINDS = {cst.ListComp: "list", cst.GeneratorExp: "generator", cst.DictComp: "dict", cst.SetComp: "set"}
 
@@ -94,10 +95,10 @@ class NestedComprehension(Rule):
         if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
             return None
         target = assign.targets[0].target.value
-        if target in _names(node):
+        if target in names_in(node):
             return None
         for clause in _clauses(node.for_in):
-            for name in _names(clause.target):
+            for name in names_in(clause.target):
                 # a comprehension's own variables stay in it; any other binding would be overwritten
                 if any(not isinstance(self.ctx.parents.get(b.node), cst.CompFor) for b in self.values.bindings(name)):
                     return None
@@ -121,14 +122,3 @@ def _loops(target: str, node: cst.ListComp, clauses: list[cst.CompFor], line: cs
         inner = cst.For(target=clause.target, iter=clause.iter, body=cst.IndentedBlock([inner]))
     first = assign_line(target, cst.List([])).with_changes(leading_lines=line.leading_lines)
     return cst.FlattenSentinel([first, inner])
-
-
-def _names(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.visit(_Collect())
-    return found
