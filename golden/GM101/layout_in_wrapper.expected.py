@@ -11,9 +11,8 @@ class Identity(nn.Cell):
         self.k = k
 
     def construct(self, x):
-        eye = Tensor(np.eye(self.k).flatten().astype(np.float32))  # static: a constant everywhere, left alone
-        rows = mindspore.ops.eye(x.shape[0], x.shape[0], mindspore.float32).flatten()  # the batch: the wrapper goes
-        grid = mindspore.tensor(np.ones((self.k, self.k)).reshape(1, 1, self.k, self.k), mindspore.float16)
+        eye = mindspore.ops.eye(self.k, self.k, mindspore.float32).flatten()
+        grid = mindspore.ops.ones((self.k, self.k), mindspore.float16).reshape(1, 1, self.k, self.k)
         flat = mindspore.ops.zeros((2, 3), mindspore.float64).reshape(-1)
         return x, eye, grid, flat
 
