@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import libcst as cst
 
@@ -22,9 +22,6 @@ from codemods import builders
 from codemods.builders import atom
 from codemods.names import mindspore_dtype_name, numpy_dtype_name
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
-
-if TYPE_CHECKING:
-    from codemods.rule import Applicability
 
 # numpy constructor → the ops function that replaces it (GM101; GM103 leaves these to it)
 NUMPY_CONSTRUCTORS = {
@@ -330,19 +327,13 @@ def twin_call(
     return builders.call(func, [builders.arg(value(v), kw) for kw, v in args]), needed
 
 
-def twin_safety(twin: OpsTwin, cast: bool) -> tuple[Applicability | None, str]:
-    """How safe the twin is in place of numpy, and why: ("safe", "") when it was measured equal on every
-    dtype; "unsafe" when only numpy's 64-bit result dtype differs; None (no fix) when on some dtype the
-    twin fails or gives other numbers — an int32 tensor would go from running to failing, and graphmend
-    cannot tell a tensor's dtype. `cast`: the expression ends in a dtype of its own, so only the numbers
-    need to agree."""
+def twin_safety(twin: OpsTwin, cast: bool) -> str:
+    """Why the twin's result may differ from numpy's ("" when it was measured equal on every dtype);
+    `cast`: the expression ends in a dtype of its own, so only the numbers need to agree."""
     differ = [d for d in MEASURED_DTYPES if d not in (twin.values_on if cast else twin.equal_on)]
     if not differ:
-        return "safe", ""
+        return ""
     which, ops = "/".join(differ), f"`{twin.ops.removeprefix('mindspore.')}`"
     if all(d in twin.values_on for d in differ):
-        return "unsafe", f"unsafe: on {which} inputs numpy returns a 64-bit dtype (int64/float64) where {ops} does not"
-    return None, (
-        f"no fix: on {which} inputs {ops} fails or gives other numbers than numpy, which computes in float64; "
-        "use it where the tensor is known to be floating point"
-    )
+        return f"unsafe: on {which} inputs numpy returns a 64-bit dtype (int64/float64) where {ops} does not"
+    return f"unsafe: on {which} inputs {ops} fails or differs from numpy, which computes in float64"

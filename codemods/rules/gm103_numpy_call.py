@@ -53,12 +53,9 @@ class NumpyCall(Rule):
         Each table entry was run in MindSpore 2.10 (PyNative) next to numpy on float32, float16 and int32
         inputs (tests/test_numpy_table.py, one child process for the table). Safe when the entry gave
         numpy's numbers and dtype on all three, or numpy's numbers when the wrapper names the dtype (`sqrt`
-        is float64 on int32 in numpy, float32 in `ops`). Unsafe when only numpy's 64-bit result dtype
-        differs (`cumsum` on int32). No fix, only the rewrite named in the message, where on some dtype
-        the `ops` twin fails or gives other numbers (on int32 `ops.mean` keeps int32 and `ops.exp`,
-        `ops.log`, `ops.sin`… have no CPU kernel, where numpy computes in float64): graphmend cannot tell
-        a tensor's dtype, and an unsafe fix may never turn running code (LAX runs the numpy call on an
-        int32 tensor) into code that fails. Entries measured different on float32 are
+        is float64 on int32 in numpy, float32 in `ops`). Unsafe otherwise, and the message says on which
+        dtype it differs: on int32 inputs `ops.mean` keeps int32 and `ops.exp`, `ops.log`, `ops.sin`…
+        have no CPU kernel, where numpy computes in float64. Entries measured different on float32 are
         not in the table (`np.any`, `np.flip` with an int axis, `np.roll`): reported without a fix.
     """
 
@@ -104,11 +101,9 @@ class NumpyCall(Rule):
             )
             self.report(node, f"{message} ({by_hand})")
             return
-        replacement, imports, (applicability, why) = fix
-        if applicability is None:
-            self.report(node, f"{message} ({why}: `{self.ctx.code(replacement)}`)")
-            return
-        self.report(node, message + (f" ({why})" if why else ""), replacement, applicability, imports)
+        replacement, imports, unsafe_why = fix
+        self.report(node, message + (f" ({unsafe_why})" if unsafe_why else ""), replacement,
+                    "unsafe" if unsafe_why else "safe", imports)  # fmt: skip
 
     def _numpy_call(self, node: cst.Call) -> tuple[cst.Call, str, cst.BaseExpression] | None:
         name = self._numpy_function(node)
@@ -139,8 +134,7 @@ class NumpyCall(Rule):
             result = parse_template_expression("{call}.astype({dtype})", call=ops_call, dtype=dtype)
         fails = name in FAILS_ON_TENSORS
         # the original fails in PyNative too: there are no numbers of numpy's to keep
-        safety = ("safe", "") if fails else twin_safety(twin, cast=match.dtype is not None)
-        return (result, tuple(imports), safety), ""
+        return (result, tuple(imports), "" if fails else twin_safety(twin, cast=match.dtype is not None)), ""
 
     def _numpy_function(self, node: cst.Call) -> str | None:
         func = node.func

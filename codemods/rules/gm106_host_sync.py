@@ -51,10 +51,9 @@ class HostSync(Rule):
         rewritten, because numpy's type promotion differs from MindSpore's (`int32 * 2.5` is float64 in
         numpy, float32 in MindSpore). A numpy function fed the copy follows the table's measured safety
         (see GM103): safe where `ops` gave numpy's numbers and dtype on float32, float16 and int32
-        inputs (or numpy's numbers, when the wrapper names the dtype), unsafe where only numpy's 64-bit
-        result dtype differs, and no fix (the rewrite is named in the message) where the twin fails or
-        gives other numbers on some dtype (`np.mean` is float64 on int32 in numpy, `ops.mean` int32;
-        `ops.log` has no int32 kernel). `np.finfo(t.asnumpy().dtype)` is reported, not fixed.
+        inputs (or numpy's numbers, when the wrapper names the dtype), unsafe otherwise (`np.mean` is
+        float64 on int32 in numpy, `ops.mean` int32; `ops.log` has no int32 kernel), with the reason in
+        the message. `np.finfo(t.asnumpy().dtype)` is reported, not fixed.
     """
 
     CODE = "GM106"
@@ -96,12 +95,9 @@ class HostSync(Rule):
             self.report(node, f"{message}; use `{twin.ops.removeprefix('mindspore.')}` on the tensor ({why_not})")
             return True
         expression, imports = replacement
-        applicability, why = twin_safety(twin, cast=match.dtype is not None)
-        message += f"; use `{self.ctx.code(expression)}`" + (f" ({why})" if why else "")
-        if applicability is None:
-            self.report(node, message)
-        else:
-            self.report(node, message, expression, applicability, imports)
+        unsafe = twin_safety(twin, cast=match.dtype is not None)
+        message += f"; use `{self.ctx.code(expression)}`" + (f" ({unsafe})" if unsafe else "")
+        self.report(node, message, expression, "unsafe" if unsafe else "safe", imports)
         return True
 
     def _numpy_on_host_copy(self, call: cst.Call) -> tuple[cst.Call, list[cst.Call]] | None:

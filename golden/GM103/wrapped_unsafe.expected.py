@@ -8,7 +8,7 @@ class Normalize(nn.Cell):
         x = ops.relu(x)
         mean = ops.mean(x, axis=-1, keep_dims=True)  # fails in PyNative too: safe
         spread = Tensor(np.std([x, x], axis=-1, keepdims=True), ms.float32)  # a list: numpy runs it
-        logs = Tensor(np.log1p(x))
+        logs = ops.log1p(x)
         order = ops.argmin(x, axis=1)  # int64 in numpy, int32 in ops
         ranks = ops.argmin(x, axis=1).astype(ms.int32)  # the wrapper names the dtype: safe
         return (x - mean) / spread, logs, order, ranks
