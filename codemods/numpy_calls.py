@@ -188,6 +188,8 @@ def is_layout(node: cst.Call) -> bool:
     func = node.func
     if not (isinstance(func, cst.Attribute) and func.attr.value in LAYOUT_METHODS):
         return False
+    if not isinstance(func.value, cst.Call):  # `np.reshape(x, s)` is numpy's function, not a method of a result
+        return False
     if any(a.keyword is not None or a.star for a in node.args):
         return False
     return bool(node.args) if func.attr.value == "reshape" else not node.args

@@ -140,7 +140,7 @@ def test_summary_counts_match_what_check_finds(written: Written, page: Page) -> 
         assert cells(rows[code]) == {"found": sum(counts.values()), **counts}, code
         assert rows[code].find("a").attrs["href"] == f"#rule-{code}"
         assert page.dom.find(id=f"rule-{code}") is not None  # the documentation it links to
-    assert cells(rows["GM201"])["unsafe"] == 1 and cells(rows["GM000"])["manual"] == 1
+    assert cells(rows["GM201"])["unsafe"] == 1 and cells(rows["GM000"])["fixed"] == 1
     totals = cells(rows["total"])
     assert totals["found"] == sum(expected.values())
     for key in ("found", "fixed", "unsafe", "manual"):
@@ -160,7 +160,7 @@ def test_each_file_shows_its_findings_and_the_diff_of_its_fixes(written: Written
         ]
         assert shown == lines, path
     suppressed = findings(files[str(written.project / "suppressed.py")])
-    assert suppressed == [("9:20", "GM000", "manual")]  # the used suppression hides its GM101
+    assert suppressed == [("9:20", "GM000", "fixed")]  # the used suppression hides its GM101; a stale one is fixable
     receiver = files[str(written.project / "unsafe_receiver.py")]
     assert findings(receiver) == [("11:9", "GM201", "unsafe"), ("12:9", "GM201", "manual")]
     assert receiver.find("div", cls="diff") is None  # nothing is fixed without --unsafe-fixes
