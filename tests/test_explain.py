@@ -89,14 +89,17 @@ def _noisy_log(tracebacks: dict[tuple[str, str], str], jobs: list[tuple[str, str
 def test_a_log_with_several_errors_noise_chinese_and_colours(project):
     workdir, tracebacks = project
     jobs = [("GM201", "graph"), (UNEXPLAINED, "graph"), ("GM303", "graph"), ("GM106", "strict"), ("GM510", "graph")]
-    done = gm("explain", "--output-format", "json", cwd=workdir, stdin=_noisy_log(tracebacks, jobs))
+    # GM606 explains `try` (it declares "Unsupported statement 'Try'"): without it, that error is one no
+    # rule explains, which is what this log needs among the others
+    done = gm("explain", "--ignore", "GM606", "--output-format", "json", cwd=workdir,
+              stdin=_noisy_log(tracebacks, jobs))  # fmt: skip
     assert done.returncode == 1, done.stderr  # one of them is not explained
     report = json.loads(done.stdout)["errors"]
     codes = [e["finding"]["code"] if e["finding"] else None for e in report]
     assert codes == ["GM201", None, "GM303", "GM106", "GM510"]
     unexplained = report[1]
     assert unexplained["error"]["message"] == "Unsupported statement 'Try'."
-    assert unexplained["why_not"] == "no rule declares this message"
+    assert unexplained["why_not"].startswith("GM606 declares this message, but found nothing in unsupported_try.py")
     assert (unexplained["location"]["filename"], unexplained["user_line"]) == ("unsupported_try.py", "try:")
     assert report[0]["error"]["analyze_fail"].endswith("analyze_fail.ir")
     # GM510 under GRAPH: only MindSpore's [ERROR] record names the graph's line (torch.cat); the traceback
