@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import re
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
@@ -112,7 +111,7 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """`text` with `edits` made (1-based lines and columns on `text`); an edit overlapping one before it
     is left out."""
-    starts = _line_offsets(text)
+    starts = line_offsets(text)
     spans, last = [], -1
     for edit in sorted(edits):
         start = starts[edit.line - 1] + edit.column - 1
@@ -246,7 +245,7 @@ def _replacement_edit(ctx: FileContext, report: Report) -> Edit:
     same = min(len(old), len(new))
     start = next((i for i in range(same) if old[i] != new[i]), same)
     tail = next((i for i in range(same - start) if old[-1 - i] != new[-1 - i]), same - start)
-    starts = _line_offsets(old)
+    starts = line_offsets(old)
     end = len(old) - tail
     return Edit(*_position(old, starts, start), *_position(old, starts, end), new[start : len(new) - tail])
 
@@ -260,20 +259,17 @@ def _position(text: str, starts: list[int], offset: int) -> tuple[int, int]:
     return line + 1, offset - starts[line] + 1
 
 
-def _line_offsets(text: str) -> list[int]:
+def line_offsets(text: str) -> list[int]:
     """Where each line of `text` starts (line n at index n - 1), then the end of the text."""
     starts = [0]
-    for line in _LINE.findall(text):
+    for line in suppressions.physical_lines(text):
         starts.append(starts[-1] + len(line))
     return starts
 
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # Python's line ends, not str.splitlines'
-
-
 def line_edits(old: str, new: str) -> tuple[Edit, ...]:
     """The lines `new` changes in `old`, as whole-line edits on `old` (applied together, they give `new`)."""
-    before, after = _LINE.findall(old), _LINE.findall(new)
+    before, after = suppressions.physical_lines(old), suppressions.physical_lines(new)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return tuple(
         Edit(*_line_start(before, i1), *_line_start(before, i2), "".join(after[j1:j2]))

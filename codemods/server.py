@@ -18,7 +18,6 @@ editor has moved past is dropped.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import functools
 import inspect
 import io
@@ -43,7 +42,7 @@ from codemods.output.formats import printable
 from codemods.rule import Finding
 from codemods.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from codemods.runner import Task, run_task
-from codemods.suppressions import UNUSED_CODE, add_ignore
+from codemods.suppressions import UNUSED_CODE, add_ignore, physical_lines
 from codemods.targets import DEFAULT as DEFAULT_TARGET
 from codemods.targets import spelled
 
@@ -102,7 +101,7 @@ class Buffer:
 
     @functools.cached_property
     def lines(self) -> list[str]:
-        return _lines(self.text)
+        return physical_lines(self.text)
 
     def decode(self, output: bytes) -> str:
         return output.decode(self.encoded[1])
@@ -157,11 +156,6 @@ def _encode(text: str) -> tuple[bytes, str]:
         return text.encode(encoding), encoding
     except UnicodeEncodeError:  # not representable as declared: the decoder reports where
         return utf8, "utf-8"
-
-
-def _lines(text: str) -> list[str]:
-    # LSP's lines end at \n, \r\n or \r only (str.splitlines also breaks at form feeds and U+2028)
-    return io.StringIO(text, newline="").readlines()
 
 
 # -- LSP shapes ------------------------------------------------------------------------------------
@@ -223,21 +217,19 @@ def _position(lines: list[str], codec: PositionCodec, line: int, character: int)
 
 def text_edits(old: str, new: str, codec: PositionCodec) -> list[lsp.TextEdit]:
     """The changed lines of `new` against `old`, as edits on `old` (applied together, they give `new`)."""
-    before, after = _lines(old), _lines(new)
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    lines = physical_lines(old)
     return [
-        lsp.TextEdit(range=lsp.Range(start=_line_start(before, i1, codec), end=_line_start(before, i2, codec)),
-                     new_text="".join(after[j1:j2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
+        lsp.TextEdit(range=lsp.Range(start=_edit_position(lines, e.line, e.column, codec),
+                                     end=_edit_position(lines, e.end_line, e.end_column, codec)),
+                     new_text=e.content)
+        for e in engine.line_edits(old, new)
     ]  # fmt: skip
 
 
-def _line_start(lines: list[str], index: int, codec: PositionCodec) -> lsp.Position:
-    if index < len(lines) or not lines or lines[-1].endswith(("\n", "\r")):
-        return lsp.Position(line=index, character=0)
-    # past a last line without a newline: its end (a next line does not exist)
-    return lsp.Position(line=len(lines) - 1, character=codec.client_num_units(lines[-1]))
+def _edit_position(lines: list[str], line: int, column: int, codec: PositionCodec) -> lsp.Position:
+    """An engine position (1-based, code points) as LSP's (0-based, the client's units)."""
+    text = lines[line - 1] if line <= len(lines) else ""
+    return lsp.Position(line=line - 1, character=codec.client_num_units(text[: column - 1]))
 
 
 def hover_page(code: str, markdown: bool) -> str:

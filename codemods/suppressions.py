@@ -45,7 +45,7 @@ class Directives:
     code: str = ""
 
     def lines(self) -> list[str]:
-        return _physical_lines(self.code)
+        return physical_lines(self.code)
 
 
 def parse_directives(code: str) -> Directives:
@@ -167,7 +167,7 @@ def add_ignores(code: str, findings: Sequence[Finding]) -> str:
         if finding.code != UNUSED_CODE:
             by_line.setdefault(finding.line, set()).add(finding.code)
     existing = {s.line: s for s in parse_directives(code).suppressions if s.codes is not None}
-    lines = _physical_lines(code)
+    lines = physical_lines(code)
     blocked = _lines_ending_in_strings(code)
     for number, codes in by_line.items():
         if number in existing:
@@ -209,7 +209,7 @@ def add_ignore(code: str, finding: Finding) -> str | None:
 
 
 def _merge(code: str, suppression: Suppression, rule: str) -> str:
-    lines = _physical_lines(code)
+    lines = physical_lines(code)
     lines[suppression.comment_line - 1] = _merged(lines[suppression.comment_line - 1], suppression, {rule})
     return "".join(lines)
 
@@ -223,8 +223,9 @@ def _merged(line: str, suppression: Suppression, rules: set[str]) -> str:
     return line
 
 
-def _physical_lines(code: str) -> list[str]:
-    # the lines tokenize numbers: str.splitlines would also split at a form feed or U+2028
+def physical_lines(code: str) -> list[str]:
+    """The lines of `code` with their ends, as Python (and LSP) number them: split at \\n, \\r\\n and \\r
+    only (str.splitlines would also split at a form feed or U+2028)."""
     return io.StringIO(code, newline="").readlines()
 
 

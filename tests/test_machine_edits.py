@@ -26,18 +26,9 @@ GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 ROUNDS = 10
 
 
-def _offsets(text: str) -> list[int]:
-    """The offset where each line starts (1-based line n at index n - 1), and the end of the text."""
-    starts, offset = [0], 0
-    for line in engine._LINE.findall(text):
-        offset += len(line)
-        starts.append(offset)
-    return starts
-
-
 def apply_edits(text: str, fixes: list[list[tuple[int, int, int, int, str]]]) -> tuple[str, int]:
     """Apply ruff-style; returns the text and how many fixes were applied."""
-    starts = _offsets(text)
+    starts = engine.line_offsets(text)
 
     def offset(line: int, column: int) -> int:
         return starts[line - 1] + column - 1
