@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from codemods.builders import fresh_name
 from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
@@ -289,13 +290,10 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
 
 
 def _local_name(module: cst.Module, attr: str, taken: set[str]) -> str:
-    """`attr`, or a variant no name of the file (an attribute name aside) uses."""
+    """`attr`, or `attr_2`, `attr_3`…: the first no name of the file (an attribute name aside) uses."""
     attrs = {id(n.attr) for n in m.findall(module, m.Attribute())}
     used = taken | {n.value for n in m.findall(module, m.Name()) if id(n) not in attrs}
-    for candidate in (attr, f"{attr}_", f"_{attr}_local"):
-        if candidate not in used:
-            return candidate
-    return f"_{attr}_{len(used)}"
+    return fresh_name(attr, used)
 
 
 def _depends_on_call(function: cst.FunctionDef, value: cst.BaseExpression) -> bool:
