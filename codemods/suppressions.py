@@ -112,6 +112,7 @@ def _unused(s: Suppression, unused: frozenset[str], path: str, reported: set[str
         message = (f"unused code{'s' if len(unused) > 1 else ''} {names} in `graphmend: {what}`: "
                    f"{'it is' if len(unused) == 1 else 'they are'} not reported on line {s.line}; remove "
                    f"{'it' if len(unused) == 1 else 'them'}")  # fmt: skip
+    kept = _without(s, unused, line)
     return Finding(
         path=path,
         line=s.comment_line,
@@ -123,18 +124,17 @@ def _unused(s: Suppression, unused: frozenset[str], path: str, reported: set[str
         message=message,
         fix="safe",
         original=s.text,
-        replacement=_without(s, unused, line),
-        edits=(_removal(s, unused, line),),
+        replacement=kept,
+        edits=(_removal(s, kept, line),),
     )
 
 
-def _removal(s: Suppression, unused: frozenset[str], line: str) -> Edit:
-    """The edit that takes the unused part out of the comment on `line` (its text with its line end):
-    the codes from the list; the directive from a comment that says more; else the whole comment, with
-    the spaces before it, or the whole line when the comment stands alone on it."""
+def _removal(s: Suppression, kept: str, line: str) -> Edit:
+    """The edit that leaves `kept` of the comment on `line` (its text with its line end): the comment
+    edited when something of it is kept; else the whole comment goes, with the spaces before it, or the
+    whole line when the comment stands alone on it."""
     start = s.column - 1
     comment = line[start:].rstrip("\r\n")
-    kept = _without(s, unused, line)
     if kept:  # codes remain, or the comment says more than the directive: edit the comment only
         return Edit(s.comment_line, s.column, s.comment_line, s.column + len(comment), kept)
     if not line[:start].strip():  # alone on its line: the line goes
