@@ -15,7 +15,6 @@ codemods.messages) explains the error. Nothing here imports MindSpore or runs th
 from __future__ import annotations
 
 import ast
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -317,8 +316,7 @@ def _diff(root: Path, path: str, findings: Sequence[Finding]) -> str:
         return ""
     before = (root / path).read_text(encoding="utf-8")
     after = _fixed(before, path, list(findings))
-    lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{path}", f"b/{path}")
-    return "".join(lines)
+    return FileResult(path, original=before.encode("utf-8"), output=after.encode("utf-8")).diff()
 
 
 # -- fixing ----------------------------------------------------------------------------------------------

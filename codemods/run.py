@@ -10,7 +10,6 @@ command imports mindspore, and keeps it when the script sets a mode of its own.
 
 from __future__ import annotations
 
-import difflib
 import os
 import subprocess
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from codemods import explain as explaining
 from codemods import session as sessions
+from codemods.files import FileResult
 
 # the start-up hook: waits for `import mindspore`, then sets GRAPH_MODE (and STRICT) and holds them
 HOOK = '''\
@@ -150,9 +150,7 @@ def _environment(hook_dir: str, syntax: str | None) -> dict[str, str]:
 def _diff(root: Path, originals: dict[str, bytes]) -> str:
     out = []
     for path, before in sorted(originals.items()):
-        after = (root / path).read_bytes()
-        a, b = before.decode("utf-8").splitlines(True), after.decode("utf-8").splitlines(True)
-        out += difflib.unified_diff(a, b, f"a/{path}", f"b/{path}")
+        out.append(FileResult(path, original=before, output=(root / path).read_bytes()).diff())
     return "".join(out)
 
 
