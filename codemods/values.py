@@ -381,6 +381,28 @@ class Values:
             return self.is_int(node.left) and self.is_int(node.right)
         return self.shape_dim(node) is not None
 
+    def is_static(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """Known before any input is seen, in every configuration: number literals, the Cell's config
+        numbers (`self.k` set only to numbers or constructor arguments), locals bound only to such, and
+        tuples and integer arithmetic of them. Never a shape dimension (a dynamic batch makes it unknown)."""
+        if depth > 8:
+            return False
+        if isinstance(node, cst.Integer | cst.Float):
+            return True
+        if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
+            return self.is_static(node.expression, depth + 1)
+        if isinstance(node, cst.Tuple | cst.List):
+            return all(not isinstance(e, cst.StarredElement) and self.is_static(e.value, depth + 1)
+                       for e in node.elements)  # fmt: skip
+        if isinstance(node, cst.BinaryOperation):
+            return self.is_static(node.left, depth + 1) and self.is_static(node.right, depth + 1)
+        if isinstance(node, cst.Attribute):
+            return self.is_number(node)
+        if isinstance(node, cst.Name):
+            values = self.values_of(node)
+            return bool(values) and all(self.is_static(v, depth + 1) for v in values)
+        return False
+
     def values_of(self, name: cst.Name) -> list[cst.BaseExpression]:
         """Every value a local name is assigned (a loop over `range` gives an int); empty when any binding
         is something else (a parameter, unpacking, another loop)."""

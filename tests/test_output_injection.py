@@ -26,9 +26,9 @@ from mindspore import nn, Tensor
 
 class Net(nn.Cell):
     def construct(self, x):
-        return x + Tensor(np.ones((2, 2)))
+        return x + Tensor(np.ones((x.shape[0], 2)))
 """
-LINE, COLUMN = 6, 20  # where GM101 reports `Tensor(np.ones((2, 2)))`
+LINE, COLUMN = 6, 20  # where GM101 reports `Tensor(np.ones((x.shape[0], 2)))`
 
 FORGED = "a,line=999,title=FORGED::x.py"
 HOSTILE = [

@@ -47,11 +47,11 @@ HOSTILE = textwrap.dedent(
             self.p = Parameter(Tensor(np.zeros(3, np.float32)))
         def construct(self, x):
             self.p.set_data(x)
-            return x + Tensor(np.ones((2, 2)))
+            return x + Tensor(np.ones((x.shape[0], 2)))
     """
 )
 CLEAN = HOSTILE.replace("self.p.set_data(x)", "ops.assign(self.p, x)").replace(
-    "Tensor(np.ones((2, 2)))", "ops.ones((2, 2), ms.float64)"
+    "Tensor(np.ones((x.shape[0], 2)))", "ops.ones((x.shape[0], 2), ms.float64)"
 )
 # an unsafe fix (GM401), and a line that already suppresses one rule (GM201) but not another (GM101)
 MIXED = textwrap.dedent(
@@ -68,12 +68,12 @@ MIXED = textwrap.dedent(
 
         def construct(self, x):
             self.p.set_data(x)
-            self.q.set_data(Tensor(np.ones(3, np.float32)))  # graphmend: ignore[GM201]
+            self.q.set_data(Tensor(np.ones(x.shape[0], np.float32)))  # graphmend: ignore[GM201]
             if x.sum() > 0:
                 x = x + 1
             else:
                 x = x - 1
-            return x + Tensor(np.ones((2, 2)))
+            return x + Tensor(np.ones((x.shape[0], 2)))
     """
 )
 
@@ -301,7 +301,7 @@ async def test_broken_buffer_gives_one_syntax_diagnostic_and_no_stale_ones(clien
 
 async def test_positions_are_in_the_negotiated_encoding(client: Client, tmp_path: Path) -> None:
     assert client.encoding == "utf-8"  # what Neovim asks for first
-    text = HOSTILE.replace("return x + Tensor(np.ones((2, 2)))", 'return ("形状", x + Tensor(np.ones((2, 2))))')
+    text = HOSTILE.replace("return x + Tensor(np.ones((x.shape[0], 2)))", 'return ("形状", x + Tensor(np.ones((x.shape[0], 2))))')
     text = text.replace("class Net", "\x0cclass Net")  # a form feed: not a line break, for LSP or Python
     assert [d.range.start.line for d in await open_document(client, uri_of(tmp_path / "a.py", text), text)] == [
         f.line - 1 for f in check_source(text, "a.py")

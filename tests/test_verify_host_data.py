@@ -20,7 +20,7 @@ INPUT = ["float32[B,3,4,4]"]
 
 # file → (rule, Cell, unsafe fixes, input specs)
 CASES = {
-    "gm101_layout_in_tensor": ("GM101", "EyeFlat", False, INPUT),
+    "gm101_layout_in_tensor": ("GM101", "FlatMask", False, INPUT),
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
     "gm103_numpy_call": ("GM103", "HostSqrt", False, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),

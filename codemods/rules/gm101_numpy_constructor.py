@@ -21,7 +21,11 @@ class NumpyConstructor(Rule):
         rewrites the whole expression to one `ops` call (followed by the same `.flatten()`/`.reshape(...)`), so
         no `Tensor(...)` is left around a tensor and the dtype the wrapper asks for is kept.
         `np` means host numpy however it is imported (`import numpy as onp`); `mindspore.numpy` is
-        graph-native and never touched.
+        graph-native and never touched. A wrapped constructor whose arguments are all known before any
+        input (number literals, the Cell's config numbers such as `self.k`: `Tensor(np.zeros((4, self.k)),
+        ms.float32)`) is left alone: it is a constant in every configuration, a dynamic batch included
+        (measured on real Cells, bench/realcells: mindcv's `PositionalEncodingFourier` runs in every mode
+        as written), so a finding there would change nothing.
 
     Why it breaks graph mode:
         numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With static shapes it
@@ -65,6 +69,10 @@ class NumpyConstructor(Rule):
         if match is None:
             return
         ctor = match.core
+        if match.is_tensor and ctor.args and all(self.values.is_static(v) for v in ctor.args.values()):
+            # `Tensor(np.zeros((4, self.dim)), ms.float32)`: a constant in every configuration, even a
+            # dynamic batch (measured: bench/realcells, PositionalEncodingFourier): nothing breaks
+            return
         spelled = self.ctx.code(ctor.call.func)
         message = (
             f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: with a dynamic batch "

@@ -11,8 +11,9 @@ class Identity(nn.Cell):
         self.k = k
 
     def construct(self, x):
-        eye = mindspore.ops.eye(self.k, self.k, mindspore.float32).flatten()
-        grid = mindspore.ops.ones((self.k, self.k), mindspore.float16).reshape(1, 1, self.k, self.k)
+        eye = Tensor(np.eye(self.k).flatten().astype(np.float32))  # static: a constant everywhere, left alone
+        rows = mindspore.ops.eye(x.shape[0], x.shape[0], mindspore.float32).flatten()  # the batch: the wrapper goes
+        grid = mindspore.tensor(np.ones((self.k, self.k)).reshape(1, 1, self.k, self.k), mindspore.float16)
         flat = mindspore.ops.zeros((2, 3), mindspore.float64).reshape(-1)
         return x, eye, grid, flat
 

@@ -11,7 +11,8 @@ class Identity(nn.Cell):
         self.k = k
 
     def construct(self, x):
-        eye = Tensor(np.eye(self.k).flatten().astype(np.float32))
+        eye = Tensor(np.eye(self.k).flatten().astype(np.float32))  # static: a constant everywhere, left alone
+        rows = Tensor(np.eye(x.shape[0]).flatten().astype(np.float32))  # the batch: the wrapper goes
         grid = mindspore.tensor(np.ones((self.k, self.k)).reshape(1, 1, self.k, self.k), mindspore.float16)
         flat = np.zeros((2, 3)).reshape(-1)
         return x, eye, grid, flat

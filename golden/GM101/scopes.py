@@ -19,7 +19,7 @@ class Base(Cell):
 class Net(Base):
     def construct(self, x):
         def inner(y):
-            return y * mindspore.Tensor(np.full((1,), 2.0), mindspore.float32)
+            return y * mindspore.Tensor(np.full((y.shape[0], 1), 2.0), mindspore.float32)
 
         return inner(self.helper(x)) + padding(x.shape[0])[:, :1]
 
@@ -29,14 +29,14 @@ class Net(Base):
 
 class Dense(nn.Dense):
     def construct(self, x):
-        return super().construct(x) + mindspore.Tensor(np.zeros((1,)), mindspore.float32)
+        return super().construct(x) + mindspore.Tensor(np.zeros((x.shape[0], 1)), mindspore.float32)
 
 
 @compile_me
 def standalone(x):
-    return x + mindspore.Tensor(np.ones((2,)), mindspore.float32)
+    return x + mindspore.Tensor(np.ones((x.shape[0], 1)), mindspore.float32)
 
 
 @mindspore.jit(capture_mode="ast")
 def standalone_called(x):
-    return x + mindspore.Tensor(np.ones((2,)), mindspore.float32)
+    return x + mindspore.Tensor(np.ones((x.shape[0], 1)), mindspore.float32)
