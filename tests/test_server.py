@@ -301,7 +301,8 @@ async def test_broken_buffer_gives_one_syntax_diagnostic_and_no_stale_ones(clien
 
 async def test_positions_are_in_the_negotiated_encoding(client: Client, tmp_path: Path) -> None:
     assert client.encoding == "utf-8"  # what Neovim asks for first
-    text = HOSTILE.replace("return x + Tensor(np.ones((x.shape[0], 2)))", 'return ("形状", x + Tensor(np.ones((x.shape[0], 2))))')
+    mask = "Tensor(np.ones((x.shape[0], 2)))"
+    text = HOSTILE.replace(f"return x + {mask}", f'return ("形状", x + {mask})')
     text = text.replace("class Net", "\x0cclass Net")  # a form feed: not a line break, for LSP or Python
     assert [d.range.start.line for d in await open_document(client, uri_of(tmp_path / "a.py", text), text)] == [
         f.line - 1 for f in check_source(text, "a.py")
