@@ -41,7 +41,7 @@ chromium:
 	command -v chromium || (apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core)
 
 test: $(STAMP) chromium
-	$(PY) -m pytest -n $(JOBS) -q
+	$(PY) -m pytest -n $(JOBS) -q --durations=25
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check codemods cli.py tests bench/*.py bench/limits/*.py
