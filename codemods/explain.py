@@ -9,15 +9,22 @@ C++ call stack, Chinese or English locale text) is skipped. For each error the u
 else from the Python frames. The rules run on that file (the session of `check`: its config, selection
 and per-file ignores; every target, since the error shows which configuration was in play), and the
 finding nearest that line whose rule declares a matching message (a rule's `EXPLAINS`,
-codemods.messages) explains the error. Nothing here imports MindSpore or runs the code it reads.
+codemods.messages) explains the error. An error no rule explains is matched against what MindSpore 2.10
+printed for the rows of its documented static-graph limits (codemods/documented_limits.json, written by
+`make limits` from docs/limits.md), and that row is quoted. Nothing here imports MindSpore or runs the
+code it reads.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.resources
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import libcst as cst
@@ -67,6 +74,7 @@ class Explanation:
     fixed: bool = False
     # more findings of the same rule on the error's line (MindSpore stops at the first; the next would fail)
     also: tuple[Finding, ...] = ()
+    documented: dict | None = None  # when unexplained: the documented limit that raised this error on 2.10
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -294,7 +302,30 @@ def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResul
     else:
         why = f"{', '.join(sorted(codes))} declare{'s' if len(codes) == 1 else ''} this message, but found nothing " \
               f"in {', '.join(dict.fromkeys(f.path for f in frames))}"  # fmt: skip
-    return Explanation(error, first, user_line=_line(root, first), why_not=why)
+    return Explanation(error, first, user_line=_line(root, first), why_not=why, documented=documented(error))
+
+
+def documented(error: Error) -> dict | None:
+    """The row of MindSpore's documented limits whose case raised this error on 2.10 (numbers and shapes
+    aside: `got tensor shape is (2, 4)` matches `(-1, 4)`), or None."""
+    said = _comparable(f"{error.kind}: {error.headline}")
+    best, found = 0.0, None
+    for row in _documented_rows():
+        for measured in row["errors"]:
+            ratio = SequenceMatcher(None, said, _comparable(measured), autojunk=False).ratio()
+            if ratio > best:
+                best, found = ratio, row
+    return found if best >= 0.95 else None  # `Unsupported statement 'With'` is not row 1's `'Try'`
+
+
+@functools.cache
+def _documented_rows() -> list[dict]:
+    text = importlib.resources.files("codemods").joinpath("documented_limits.json").read_text(encoding="utf-8")
+    return json.loads(text)["rows"]
+
+
+def _comparable(message: str) -> str:
+    return re.sub(r"-?\d+", "0", " ".join(message.split()))[:200]
 
 
 def _distance(finding: Finding, frame: Frame) -> int:
@@ -416,6 +447,12 @@ def render_text(explanations: Sequence[Explanation], unsafe: bool) -> str:
             out.append(f"  not explained: {printable(item.why_not)}\n")
             if item.user_line:
                 out.append(f"  {item.frame.line} | {printable(item.user_line)}\n")  # type: ignore[union-attr]
+            if item.documented:
+                row = item.documented
+                out.append(f"  documented: MindSpore's static-graph limits, row {row['row']}: "
+                           f"{printable(row['construct'])}"
+                           f"\n    measured on MindSpore 2.10: {printable(row['measured'])}"
+                           f"\n    graphmend: {printable(row['graphmend'])} (docs/limits.md)\n")  # fmt: skip
         out.append("\n")
     return "".join(out)
 
@@ -447,6 +484,7 @@ def as_json(explanations: Sequence[Explanation], applied: Applied | None = None)
             "fixed": item.fixed,
             "why_not": item.why_not or None,
             "user_line": item.user_line or None,
+            "documented": item.documented,
         })  # fmt: skip
     return _dumps({"errors": items, "failed": applied.failed if applied else []})
 

@@ -101,6 +101,9 @@ def test_a_log_with_several_errors_noise_chinese_and_colours(project):
     assert unexplained["error"]["message"] == "Unsupported statement 'Try'."
     assert unexplained["why_not"].startswith("GM606 declares this message, but found nothing in unsupported_try.py")
     assert (unexplained["location"]["filename"], unexplained["user_line"]) == ("unsupported_try.py", "try:")
+    # what MindSpore documents about it, from the measured limits table (the row whose case raised it)
+    assert (unexplained["documented"]["row"], unexplained["documented"]["construct"]) == (1, "`try`/`except`")
+    assert [e["documented"] for e in report if e["finding"]] == [None] * 4
     assert report[0]["error"]["analyze_fail"].endswith("analyze_fail.ir")
     # GM510 under GRAPH: only MindSpore's [ERROR] record names the graph's line (torch.cat); the traceback
     # after it names the script
@@ -122,6 +125,31 @@ def test_text_output_is_checks_line_then_the_diff(project):
     assert "-        self.limit.set_data(self.limit + 0.25)" in lines
     assert "+        ops.assign(self.limit, self.limit + 0.25)" in lines
     assert "1 error(s): 1 explained, 0 not explained." in done.stderr
+
+
+def test_an_error_no_rule_explains_quotes_the_documented_limit(project):
+    workdir, tracebacks = project
+    done = gm("explain", "--ignore", "GM606", "-", cwd=workdir, stdin=tracebacks[(UNEXPLAINED, "graph")])
+    assert done.returncode == 1, done.stderr
+    assert "  not explained: GM606 declares this message, but found nothing in unsupported_try.py" in done.stdout
+    assert "  documented: MindSpore's static-graph limits, row 1: `try`/`except`\n" in done.stdout
+    assert "    measured on MindSpore 2.10: error in graph, strict, dynamic, export\n" in done.stdout
+    assert "    graphmend: GM606 unsupported-syntax (report) (docs/limits.md)\n" in done.stdout
+
+
+def test_documented_limits_match_messages_whatever_their_shapes():
+    from codemods.explain import Error, documented
+
+    def error(headline: str) -> Error:
+        return Error("RuntimeError", headline, headline, ())
+
+    # measured: "Exceed function call depth limit 1000, (function call depth: 1001, simulate call depth: 1000)."
+    deeper = "Exceed function call depth limit 2000, (function call depth: 2001, simulate call depth: 2000)."
+    assert documented(error(deeper))["row"] == 36
+    assert documented(error("Unsupported statement 'Try'."))["row"] == 1
+    assert documented(error("Unsupported statement 'Match'."))["row"] == 2  # the statement's name matters
+    assert documented(error("Unsupported statement 'With'.")) is None  # not row 1's `try`
+    assert documented(error("math domain error")) is None
 
 
 def test_bad_input_is_exit_2(tmp_path):

@@ -62,6 +62,9 @@ def test_readme_table_and_docs_are_generated(data) -> None:
     if UPDATE:
         table.README.write_text(table.replace_block(readme, block), encoding="utf-8")
         table.DOC.write_text(doc, encoding="utf-8")
+        table.PACKAGED.write_text(table.packaged(data), encoding="utf-8")
         readme = table.README.read_text(encoding="utf-8")
     assert table.replace_block(readme, block) == readme, "README limits table is stale (GRAPHMEND_UPDATE_DOCS=1)"
     assert table.DOC.read_text(encoding="utf-8") == doc, "docs/limits.md is stale (GRAPHMEND_UPDATE_DOCS=1)"
+    shipped = table.PACKAGED.read_text(encoding="utf-8")
+    assert shipped == table.packaged(data), "codemods/documented_limits.json is stale (GRAPHMEND_UPDATE_DOCS=1)"
