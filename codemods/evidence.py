@@ -60,9 +60,9 @@ CELLS: dict[str, Cell | None] = {
     "GM102": Cell(_HOST + "gm102_numpy_random.py", "Noisy", unsafe=True),
     "GM103": Cell(_HOST + "gm103_numpy_call.py", "HostSqrt"),
     "GM104": Cell(
-        _HOST + "gm104_tensor_from_shape.py",
-        "BatchScale",
-        note="the rule's case is a dynamic batch under STRICT (or a dynamic-shape export), which no check runs",
+        _HOST + "gm104_scalar_from_batch.py",
+        "Scaled",
+        note="BatchScale (gm104_tensor_from_shape.py) fails only with a dynamic batch under STRICT: no check runs it",
     ),
     "GM105": Cell(_HOST + "gm105_tensor_from_tensors.py", "Stats"),
     "GM106": Cell(_HOST + "gm106_host_sync.py", "RoundTrip"),

@@ -94,7 +94,9 @@ def test_targets_are_cumulative_as_measured() -> None:
         if row.failing and "strict" in row.failing:
             assert "export" in row.failing, code
     assert [t.value for t in RULES["GM103"].BREAKS.targets] == ["strict", "export"]
-    assert [t.value for t in RULES["GM104"].BREAKS.targets] == ["export"]  # only export has STRICT + dynamic
+    # GM104: a dynamic batch (measured: gm104_scalar_from_batch.py, mindone's SelfAttention1d), and
+    # STRICT + dynamic together, which no check runs
+    assert [t.value for t in RULES["GM104"].BREAKS.targets] == ["dynamic", "export"]
     assert RULES["GM104"].BREAKS.applies({STRICT, DYNAMIC}) and not RULES["GM104"].BREAKS.applies({STRICT})
     assert RULES["GM509"].BREAKS.targets == tuple(Target)  # silent: every target
     assert all(rule.BREAKS.applies({EXPORT}) for rule in RULES.values())  # the default reports everything

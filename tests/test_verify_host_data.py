@@ -24,6 +24,7 @@ CASES = {
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
     "gm103_numpy_call": ("GM103", "HostSqrt", False, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
+    "gm104_scalar_from_batch": ("GM104", "Scaled", False, INPUT),
     "gm105_tensor_from_tensors": ("GM105", "Stats", False, INPUT),
     "gm105_tensor_cast": ("GM105", "Half", False, INPUT),
     "gm106_host_sync": ("GM106", "RoundTrip", False, INPUT),

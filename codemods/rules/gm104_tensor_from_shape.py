@@ -5,6 +5,7 @@ import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.builders import tuple_of
+from codemods.messages import explains
 from codemods.numpy_calls import DType, argument
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, STRICT, breaks
@@ -25,7 +26,11 @@ class TensorFromShape(Rule):
     Why it breaks graph mode:
         `Tensor(...)` in graph code needs a compile-time constant. With static shapes a dimension is one;
         with a dynamic batch it is a variable, and under STRICT syntax (and in a dynamic-shape MindIR
-        export) compiling fails: "the inputs should be constant, but found variable 'input_data'".
+        export) compiling fails: "the inputs should be constant, but found variable 'input_data'". Under
+        LAX with a dynamic batch it fails too when the tensor is taken back to a Python number, as
+        mindone's SelfAttention1d does (`float(1 / mint.sqrt(ms.tensor(d, dtype=ms.float64)))`:
+        "Cannot join the return values of different branches"; measured on 2.10 with that real Cell in
+        bench/realcells and with tests/verify_rules/host_data/gm104_scalar_from_batch.py).
 
     Example:
         batch_size = Tensor(x.shape[0], dtype=mindspore.float32)
@@ -41,9 +46,11 @@ class TensorFromShape(Rule):
     CODE = "GM104"
     NAME = "tensor-from-shape"
     BREAKS = breaks(
+        DYNAMIC,
         together=(STRICT, DYNAMIC),
-        note="a dynamic batch under STRICT, or a dynamic-shape export",
+        note="a dynamic batch: under LAX when the tensor goes back to a Python number, always under STRICT",
     )
+    EXPLAINS = (explains(r"Cannot join the return values of different branches", DYNAMIC),)
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.names(node.func) & TENSOR_CONSTRUCTORS or not _only_data_and_dtype(node):
