@@ -1,4 +1,6 @@
-"""Each rule's EXPLAINS against what MindSpore printed for its hostile Cell (docs/evidence.md, Failures).
+"""Each rule's EXPLAINS against what MindSpore printed for its hostile Cell (docs/evidence.md, Failures),
+and against what it printed for real Cells of the corpus that a graphmend fix made compile
+(bench/realcells/results.json).
 
 `make evidence` regenerates docs/evidence.md; a MindSpore release that changes a message then fails here
 instead of leaving `graphmend explain` with a pattern nothing prints any more.
@@ -56,3 +58,34 @@ def test_rules_without_a_measured_error_declare_none():
     """Silent differences (GM204, GM504, ...) raise nothing: there is no message to explain."""
     quiet = [c for c, cell in CELLS.items() if cell is not None and c not in ERRORS]
     assert quiet and all(not RULES[c].EXPLAINS for c in quiet)
+
+
+# -- on real code: the failures graphmend's fixes removed from Cells of the corpus ----------------------
+
+REALCELLS = Path(__file__).resolve().parent.parent / "bench" / "realcells" / "results.json"
+# `call 1: TypeError: ...` / `export: ValueError: ...`: an error MindSpore raised (not a numeric difference)
+RAISED = re.compile(r"^(?:call \d+(?: \(B=\d+\))?|export): ((?:\w+\.)*\w*(?:Error|Exception): .*)$", re.S)
+
+
+def _removed_errors() -> list[tuple[str, str, str, set[str]]]:
+    """(Cell, mode, error, rules whose fixes were applied) for every error a graphmend fix removed."""
+    import json
+
+    found = []
+    for cell in json.loads(REALCELLS.read_text(encoding="utf-8"))["cells"]:
+        applied = set(cell["applied"]["safe"]) | set(cell["applied"]["unsafe"])
+        for mode, row in cell["modes"].items():
+            raised = RAISED.match(row["before"]["problem"] or "")
+            if mode != "pynative" and raised and applied and "pass" in (row["safe"]["status"], row["unsafe"]["status"]):
+                found.append((cell["key"], mode, raised[1], applied))
+    return found
+
+
+def test_errors_a_fix_removed_from_real_cells_are_declared_by_a_rule_it_applied():
+    """bench/realcells/results.json (`make realcells`: Cells of seven public wheels, compiled before and
+    after graphmend's fix): what MindSpore printed there, not only on hostile Cells written here."""
+    removed = _removed_errors()
+    assert removed, "no real-Cell error removed by a fix: the check would check nothing"
+    for key, mode, error, applied in removed:
+        declared = [m for code in sorted(applied) for m in RULES[code].EXPLAINS if mode in {t.value for t in m.targets}]
+        assert any(m.matches(error) for m in declared), f"{key} {mode}: no rule of {sorted(applied)} declares {error!r}"
