@@ -45,7 +45,7 @@ def fetch() -> Path:
     """Download and unzip every package that is not there yet; returns bench/corpus/src."""
     for name, (version, sha256) in PACKAGES.items():
         if not (SRC / name / _DONE).is_file():
-            _unzip(_download(name, version, sha256), SRC / name)
+            _unzip(download(name, version, sha256), SRC / name)
     _own_work_tree()
     return SRC
 
@@ -55,7 +55,7 @@ def python_files(root: Path = SRC) -> list[Path]:
     return sorted(root.rglob("*.py"))
 
 
-def _download(name: str, version: str, sha256: str, wheels: Path = WHEELS) -> Path:
+def download(name: str, version: str, sha256: str, wheels: Path = WHEELS) -> Path:
     wheel = wheels / f"{name}-{version}-py3-none-any.whl"
     if not (wheel.is_file() and _sha256(wheel) == sha256):
         wheels.mkdir(parents=True, exist_ok=True)

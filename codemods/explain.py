@@ -33,6 +33,7 @@ from codemods import config as configuration
 from codemods import engine
 from codemods import session as sessions
 from codemods.files import FileResult, WriteError, write_atomic
+from codemods.messages import collapse
 from codemods.rule import Finding
 from codemods.rules import RULES
 from codemods.targets import ALL
@@ -325,7 +326,7 @@ def _documented_rows() -> list[dict]:
 
 
 def _comparable(message: str) -> str:
-    return re.sub(r"-?\d+", "0", " ".join(message.split()))[:200]
+    return re.sub(r"-?\d+", "0", collapse(message))[:200]
 
 
 def _distance(finding: Finding, frame: Frame) -> int:

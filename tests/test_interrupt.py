@@ -40,7 +40,7 @@ def wheels() -> list[Path]:
     corpus.WHEELS.mkdir(parents=True, exist_ok=True)
     with open(corpus.WHEELS / ".lock", "w") as lock:  # xdist workers download one at a time
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return [corpus._download(name, *corpus.PACKAGES[name]) for name in PACKAGES]
+        return [corpus.download(name, *corpus.PACKAGES[name]) for name in PACKAGES]
 
 
 def _fix(root: Path, *flags: str) -> subprocess.CompletedProcess:

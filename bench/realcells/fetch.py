@@ -83,7 +83,7 @@ def _wheel(name: str, version: str, sha256: str) -> Path:
     cached = corpus.WHEELS / f"{name}-{version}-py3-none-any.whl"
     if cached.is_file() and corpus._sha256(cached) == sha256:
         return cached
-    return corpus._download(name, version, sha256, WHEELS)
+    return corpus.download(name, version, sha256, WHEELS)
 
 
 def main() -> None:
