@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemods.names import QualifiedNames, imported_names, resolve_scopes
@@ -159,7 +158,7 @@ def _classify(node: cst.CSTNode, qualified) -> list[tuple[Target, str]]:
                 found.append((STRICT, "jit(fullgraph=True)"))
             if names & _JIT and _keyword(arg) == "dynamic" and _is_true(arg.value):
                 found.append((DYNAMIC, "jit(dynamic=...)"))
-    if m.matches(node.func, m.Attribute(attr=m.Name("setdefault") | m.Name("putenv"))) or (
+    if (isinstance(node.func, cst.Attribute) and node.func.attr.value in ("setdefault", "putenv")) or (
         imported_names(qualified, node.func) & {"os.putenv"}
     ):
         if len(node.args) >= 2 and _is_string(node.args[0].value, _ENV) and _strict_env(node.args[1].value):

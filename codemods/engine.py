@@ -8,8 +8,6 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import CodeRange, MetadataWrapper
 
 from codemods import suppressions
@@ -214,6 +212,11 @@ def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
 def _add_imports(module: cst.Module, imports: Set[Import]) -> cst.Module:
     if not imports:
         return module
+    # imported here, not at the top: libcst.codemod pulls in libcst.matchers, most of a cold start's cost,
+    # and only a fix that adds an import needs it
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+
     context = CodemodContext()
     for module_name, obj in sorted(imports, key=lambda i: (i[0], i[1] or "")):
         AddImportsVisitor.add_needed_import(context, module_name, obj)

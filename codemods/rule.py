@@ -9,14 +9,13 @@ from functools import cached_property
 from typing import ClassVar, Literal, NamedTuple
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
 from codemods.messages import Message
 from codemods.names import ModuleBindings, imported_names
 from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
 from codemods.targets import Breaks
-from codemods.tree import parent_map
+from codemods.tree import find, parent_map
 from codemods.values import Values
 
 Applicability = Literal["safe", "unsafe"]
@@ -192,4 +191,4 @@ def _comments(node: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel) -> 
         return set()
     if isinstance(node, cst.FlattenSentinel):
         return set().union(*(_comments(n) for n in node.nodes))
-    return {comment.value for comment in m.findall(node, m.Comment())}  # type: ignore[union-attr]
+    return {comment.value for comment in find(node, cst.Comment)}  # type: ignore[arg-type]

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.messages import explains
@@ -17,6 +16,7 @@ from codemods.numpy_calls import (
 )
 from codemods.rule import Rule
 from codemods.targets import EXPORT, STRICT, breaks
+from codemods.tree import find
 
 _SEQUENCE_FIRST = {"concatenate", "stack"}  # the ops functions that take a list of tensors
 _NOT_COMPUTATION = {"finfo", "iinfo", "dtype", "result_type", "can_cast", "promote_types", "issubdtype"}
@@ -84,7 +84,7 @@ class NumpyCall(Rule):
         if match is None:
             return
         call, name, tensor = match.core
-        self._handled.update(id(c) for c in m.findall(node, m.Call()))
+        self._handled.update(id(c) for c in find(node, cst.Call))
         twin = NUMPY_TO_OPS.get(name)
         alternative = f"`{twin.ops.removeprefix('mindspore.')}`" if twin else "an `ops` function"
         message = (

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.builders import tuple_of
@@ -9,6 +8,7 @@ from codemods.messages import explains
 from codemods.numpy_calls import DType, argument
 from codemods.rule import Rule
 from codemods.targets import DYNAMIC, STRICT, breaks
+from codemods.tree import find
 from codemods.vocabulary import TENSOR_CONSTRUCTORS
 
 
@@ -92,7 +92,11 @@ class TensorFromShape(Rule):
         written = argument(node, 1, "dtype")
         if written is not None:
             return written, None
-        floats = m.findall(data, m.Float() | m.BinaryOperation(operator=m.Divide()))
+        floats = [
+            n
+            for n in find(data, cst.Float, cst.BinaryOperation)
+            if not isinstance(n, cst.BinaryOperation) or isinstance(n.operator, cst.Divide)
+        ]
         name = "float32" if floats else "int64"  # what Tensor(...) picks for Python floats and ints
         return DType(name=name).expression(self.ctx)
 

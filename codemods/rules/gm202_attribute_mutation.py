@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from codemods.builders import fresh_name
 from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
 from codemods.targets import EXPORT, STRICT, breaks
+from codemods.tree import find
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -209,14 +209,14 @@ class _Scratch:
         function, cell = ctx.current.node, ctx.current.cell  # type: ignore[union-attr]
         if function not in cell.body.body or _used_elsewhere(ctx.module, cell, function, attr):  # type: ignore[union-attr]
             return None
-        uses = [n for n in m.findall(function.body, m.Attribute(attr=m.Name(attr))) if is_self_attribute(n)]
+        uses = [n for n in find(function.body, cst.Attribute) if n.attr.value == attr and is_self_attribute(n)]
         if not uses or any(_in_nested_scope(ctx, n, function) for n in uses):
             return None
         first = _first_write(function, uses[0])
         if first is None:
             return None
         statement, target, value, lazy = first
-        if any(is_self_attribute(n) and n.attr.value == attr for n in m.findall(value, m.Attribute())):
+        if any(is_self_attribute(n) and n.attr.value == attr for n in find(value, cst.Attribute)):
             return None  # `self.a = self.a + 1`: state across calls (a Parameter and `ops.assign`, by hand)
         if lazy and not (isinstance(plain, cst.Name) and plain.value == "None"):
             return None  # `if self.a is None` must test what `__init__` set
@@ -240,7 +240,7 @@ class _Scratch:
 
 def _self_targets(function: cst.FunctionDef) -> list[cst.Attribute]:
     found = []
-    for node in m.findall(function.body, m.AssignTarget() | m.AugAssign() | m.AnnAssign()):
+    for node in find(function.body, cst.AssignTarget, cst.AugAssign, cst.AnnAssign):
         if is_self_attribute(node.target):
             found.append(node.target)
     return found
@@ -250,8 +250,8 @@ def _used_elsewhere(module: cst.Module, cell: cst.ClassDef, function: cst.Functi
     """`.attr` anywhere in the file but in `function` and `__init__` of `cell` (other methods, subclasses,
     code that reads `net.attr`)."""
     init = [f for f in cell.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "__init__"]
-    inside = {id(n) for scope in (function, *init) for n in m.findall(scope, m.Attribute(attr=m.Name(attr)))}
-    return any(id(n) not in inside for n in m.findall(module, m.Attribute(attr=m.Name(attr))))
+    inside = {id(n) for scope in (function, *init) for n in find(scope, cst.Attribute) if n.attr.value == attr}
+    return any(id(n) not in inside for n in find(module, cst.Attribute) if n.attr.value == attr)
 
 
 def _in_nested_scope(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> bool:
@@ -267,42 +267,60 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
     """(statement, value, lazy) when the first use of the attribute writes it in a top-level statement of
     `function`: `self.a = value`, or `if self.a is None: self.a = value`; None otherwise."""
     for statement in function.body.body:
-        if m.matches(statement, m.SimpleStatementLine([m.Assign([m.AssignTarget()])])):
-            assign = statement.body[0]
+        assign = _single_assign(statement)
+        if assign is not None:
             if assign.targets[0].target is first:
                 return statement, first, assign.value, False
         if (
-            m.matches(
-                statement,
-                m.If(
-                    test=m.Comparison(comparisons=[m.ComparisonTarget(m.Is(), m.Name("None"))]),
-                    body=m.IndentedBlock([m.SimpleStatementLine([m.Assign([m.AssignTarget()])])]),
-                    orelse=None,
-                ),
-            )
-            and statement.test.left is first
+            isinstance(statement, cst.If)
+            and statement.orelse is None
+            and _is_none_test(statement.test)
+            and statement.test.left is first  # type: ignore[attr-defined]
+            and isinstance(statement.body, cst.IndentedBlock)
+            and len(statement.body.body) == 1
+            and (assign := _single_assign(statement.body.body[0])) is not None
         ):
-            assign = statement.body.body[0].body[0]
             target = assign.targets[0].target
             if is_self_attribute(target) and target.attr.value == first.attr.value:
                 return statement, target, assign.value, True
     return None
 
 
+def _single_assign(statement: cst.BaseStatement) -> cst.Assign | None:
+    """The assignment of a line that is one `target = value` and nothing else."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        assign = statement.body[0]
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            return assign
+    return None
+
+
+def _is_none_test(test: cst.BaseExpression) -> bool:
+    """`<expression> is None`."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    (comparison,) = test.comparisons
+    return (
+        isinstance(comparison.operator, cst.Is)
+        and isinstance(comparison.comparator, cst.Name)
+        and comparison.comparator.value == "None"
+    )
+
+
 def _local_name(module: cst.Module, attr: str, taken: set[str]) -> str:
     """`attr`, or `attr_2`, `attr_3`…: the first no name of the file (an attribute name aside) uses."""
-    attrs = {id(n.attr) for n in m.findall(module, m.Attribute())}
-    used = taken | {n.value for n in m.findall(module, m.Name()) if id(n) not in attrs}
+    attrs = {id(n.attr) for n in find(module, cst.Attribute)}
+    used = taken | {n.value for n in find(module, cst.Name) if id(n) not in attrs}
     return fresh_name(attr, used)
 
 
 def _depends_on_call(function: cst.FunctionDef, value: cst.BaseExpression) -> bool:
     """`value` names a parameter or a local variable of `function` (it changes from call to call)."""
     names = {p.name.value for p in function.params.params} | {p.name.value for p in function.params.kwonly_params}
-    for node in m.findall(function.body, m.AssignTarget() | m.AugAssign() | m.For()):
-        names |= {n.value for n in m.findall(node.target, m.Name())}
+    for node in find(function.body, cst.AssignTarget, cst.AugAssign, cst.For):
+        names |= {n.value for n in find(node.target, cst.Name)}
     names.discard("self")
-    return any(n.value in names for n in m.findall(value, m.Name()))
+    return any(n.value in names for n in find(value, cst.Name))
 
 
 class _ToLocal(cst.CSTTransformer):

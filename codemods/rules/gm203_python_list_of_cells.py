@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import parse_template_expression
 
 from codemods.messages import explains
 from codemods.rule import Rule
 from codemods.scopes import is_self_attribute
 from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from codemods.tree import find
 
 # Calls that register child Cells by hand: a class that makes them may alias its list elsewhere
 _REGISTERS = ("insert_child_to_cell", "__setattr__", "setattr")
@@ -73,7 +73,7 @@ class PythonListOfCells(Rule):
             return
         if not _is_method(cls, node):
             return
-        for assign in m.findall(node.body, m.Assign()):
+        for assign in find(node.body, cst.Assign):
             self._check(cls, assign)  # type: ignore[arg-type]
 
     def _check(self, cls: cst.ClassDef, assign: cst.Assign) -> None:
@@ -119,12 +119,22 @@ def _elements(value: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 def _used_as_plain_list(cls: cst.ClassDef, attr: str) -> bool:
     """The class registers Cells by hand (the list may alias them), sets the attribute again, or `+`s it."""
-    if m.findall(cls, m.Call(func=m.OneOf(*(m.Attribute(attr=m.Name(n)) | m.Name(n) for n in _REGISTERS)))):
+    if any(_callee_name(call.func) in _REGISTERS for call in find(cls, cst.Call)):
         return True
-    self_attr = m.Attribute(value=m.Name("self"), attr=m.Name(attr))
-    if len(m.findall(cls, m.AssignTarget(target=self_attr))) > 1:
+
+    def self_attr(node: cst.BaseExpression) -> bool:
+        return is_self_attribute(node) and node.attr.value == attr  # type: ignore[attr-defined]
+
+    if sum(self_attr(t.target) for t in find(cls, cst.AssignTarget)) > 1:
         return True  # set again later, e.g. `self.blocks = nn.CellList(self.blocks)` (mindcv's MobileViT)
-    return bool(m.findall(cls, m.BinaryOperation(left=self_attr) | m.BinaryOperation(right=self_attr)))
+    return any(self_attr(op.left) or self_attr(op.right) for op in find(cls, cst.BinaryOperation))
+
+
+def _callee_name(func: cst.BaseExpression) -> str | None:
+    """`f` of `f(...)` and `obj.f(...)`."""
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else None
 
 
 def _is_method(cls: cst.ClassDef, fn: cst.FunctionDef) -> bool:
