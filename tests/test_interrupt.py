@@ -1,7 +1,7 @@
 """`fix` writes each file as soon as its result is final: a run stopped part-way keeps its work.
 
 Real processes and real code: the CLI runs over the sources of three public MindSpore packages of the
-corpus (bench/corpus.py: pinned wheels, sha256-checked, 262 files of which 12 get fixes), is sent SIGINT
+corpus (bench/corpus.py: pinned wheels, sha256-checked, 153 files of which 7 get fixes), is sent SIGINT
 (or SIGTERM) once the file system shows its first write, and what is on disk is checked file by file
 against an uninterrupted run. Nothing waits for a time: the test waits for facts, with a bound only a
 failure reaches.
@@ -29,9 +29,10 @@ sys.path.insert(0, str(REPO / "bench"))
 import corpus  # noqa: E402
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
-# sorted by path, mindaudio's first fixable file comes after ~30 others and ~230 follow it: a signal sent
-# at the first write always finds files not checked yet
-PACKAGES = ("mindaudio", "mindcv", "mindyolo")
+# sorted by path, mindaudio's first fixable file comes after ~30 others and ~120 follow it: a signal sent
+# at the first write always finds files not checked yet (mindcv, 109 more files and 1.1 MB, would only
+# make each run longer)
+PACKAGES = ("mindaudio", "mindyolo")
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +98,7 @@ def _first_write(expected: dict[Path, tuple[bytes, bytes]]) -> bool:
 def _interrupted(wheels, uninterrupted, tmp_path: Path, sig: signal.Signals) -> tuple:
     root = tmp_path / "tree"
     expected = _tree(wheels, uninterrupted, root)
-    assert len(expected) > 250 and sum(original != fixed for original, fixed in expected.values()) >= 10
+    assert len(expected) > 150 and sum(original != fixed for original, fixed in expected.values()) >= 7
     token = f"graphmend-stop-{os.getpid()}-{sig.name}"
     env = {**os.environ, "GRAPHMEND_TEST_TOKEN": token, "NO_COLOR": "1", "COLUMNS": "300"}
     cli = subprocess.Popen([GRAPHMEND, "fix", "--no-cache", "-j", "2", "."], cwd=root, env=env, text=True,
