@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import sys
@@ -236,8 +237,10 @@ def fix(
                 left[result.path] = _remaining(shared, result)
             return left[result.path]
 
-        outcome = _streamed(session, quiet, output_format, output_file, remaining_of, outcome=shared, write=True,
-                            prove=_proof(session, force) if verify else None)  # fmt: skip
+        with contextlib.ExitStack() as stack:
+            prove = _proof(session, force, stack) if verify else None
+            outcome = _streamed(session, quiet, output_format, output_file, remaining_of, outcome=shared,
+                                write=True, prove=prove)  # fmt: skip
         for warning in outcome.warnings:
             err.print(f"warning: {printable(warning)}")
         remaining = sorted(f for r in outcome.results for f in remaining_of(r))
@@ -300,10 +303,15 @@ def report(
     outcome = _with_progress(session, quiet)
     _stopped(outcome, quiet)
     verifications = []
-    for result in [r for r in outcome.results if r.changed] if verify else []:
-        for cell, report in sessions.verifications(result, session.settings, session.choice.targets):
-            err.print(f"verified {cell}")
-            verifications.append((cell, report))
+    if verify:
+        from codemods.verify import Verifier
+
+        with Verifier() as verifier:  # one pair of workers for every Cell of the report
+            for result in [r for r in outcome.results if r.changed]:
+                for cell, report in sessions.verifications(result, session.settings, session.choice.targets,
+                                                           verifier):  # fmt: skip
+                    err.print(f"verified {cell}")
+                    verifications.append((cell, report))
     html = render_report(outcome.results, verifications, unsafe=session.unsafe)
     output.write_text(html, encoding="utf-8")
     _print_errors(outcome.results)
@@ -583,14 +591,16 @@ def _stopped(outcome: sessions.Outcome, quiet: bool) -> None:
     raise typer.Exit(128 + outcome.stopped_by)
 
 
-def _proof(session: sessions.Session, force: bool):
-    """`fix --verify`: a changed file is written only once its configured Cells are proven."""
-    from codemods.verify import render_table
+def _proof(session: sessions.Session, force: bool, stack: contextlib.ExitStack):
+    """`fix --verify`: a changed file is written only once its configured Cells are proven, all of them on
+    one pair of verifier workers, closed with `stack`."""
+    from codemods.verify import Verifier, render_table
 
     console = Console()
+    verifier = stack.enter_context(Verifier())
 
     def prove(result: FileResult) -> str | None:
-        for cell, report in sessions.verifications(result, session.settings, session.choice.targets):
+        for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier):
             if isinstance(report, str):
                 return f"{result.path}: cannot verify {cell}: {report}; not written"
             render_table(report, console)

@@ -30,7 +30,7 @@ from importlib import metadata
 from pathlib import Path
 
 from codemods import RULES, fix_source
-from codemods.verify import CHECKS, Report, verify
+from codemods.verify import CHECKS, Report, Request, Verifier
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT = ("float32[B,3,4,4]",)
@@ -123,15 +123,32 @@ class Row:
     report: Report | None = None
 
 
-def measure(code: str, timeout: float = 300.0) -> Row:
-    """Compile `code`'s hostile Cell before and after its fix, in every configuration."""
+def measure(code: str, timeout: float = 300.0, verifier: Verifier | None = None) -> Row:
+    """Compile `code`'s hostile Cell before and after its fix, in every configuration (on `verifier`'s
+    workers when given: MindSpore imported once for many rules)."""
     cell = CELLS[code]
     if cell is None:
         return Row(code, None)
     path = REPO / cell.path
     result = fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=cell.unsafe, select=[code])
-    report = verify(path, result.output, cell.name, {}, list(cell.inputs), train=cell.train, timeout=timeout)
-    return Row(code, cell, len(result.applied), report)
+    request = Request(path, result.output, cell.name, {}, list(cell.inputs), train=cell.train)
+    if verifier is None:
+        with Verifier(timeout=timeout) as verifier:
+            return Row(code, cell, len(result.applied), verifier.verify(request))
+    return Row(code, cell, len(result.applied), verifier.verify(request))
+
+
+def measure_all(codes: Sequence[str], jobs: int = 2) -> list[Row]:
+    """`measure` of every code, `jobs` Verifiers side by side, each taking every `jobs`-th code."""
+    jobs = max(1, min(jobs, len(codes)))
+
+    def share(first: int) -> list[Row]:
+        with Verifier(timeout=300.0) as verifier:
+            return [measure(code, verifier=verifier) for code in codes[first::jobs]]
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        rows = {row.code: row for part in pool.map(share, range(jobs)) for row in part}
+    return [rows[code] for code in codes]
 
 
 def render(rows: Sequence[Row], mindspore_version: str) -> str:
@@ -276,8 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [c for c in codes if c not in CELLS]
     if unknown:
         parser.error(f"no hostile Cell for {', '.join(unknown)}: add it to CELLS in codemods/evidence.py")
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        rows = list(pool.map(measure, codes))
+    rows = measure_all(codes, args.jobs)
     text = render(rows, metadata.version("mindspore"))
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)

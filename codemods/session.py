@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codemods import config as configuration
 from codemods import deploy
@@ -27,6 +28,9 @@ from codemods.files import FileError, FileResult, WriteError, read_source, selec
 from codemods.rules import RULES, select_rules
 from codemods.runner import Cache, Task, execute
 from codemods.targets import Target
+
+if TYPE_CHECKING:  # the verifier package is imported only by a run that verifies
+    from codemods.verify import Verifier
 
 
 class NothingToCheck(Exception):
@@ -261,24 +265,35 @@ def _stoppable() -> Iterator[_Guard]:
 
 
 def verifications(
-    result: FileResult, settings: configuration.Settings, targets: frozenset[Target] | None = None
+    result: FileResult,
+    settings: configuration.Settings,
+    targets: frozenset[Target] | None = None,
+    verifier: Verifier | None = None,
 ) -> Iterator[tuple[str, object]]:
     """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file,
-    with the checks of `targets` (None: every check). This runs the user's code, in the verifier's child
+    with the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across
+    its files; None: workers for this file alone). This runs the user's code, in the verifier's child
     processes."""
     from codemods.targets import checks as checks_of
-    from codemods.verify import UsageError, verify
+    from codemods.verify import Request, UsageError, Verifier
     from codemods.verify.api import applicable
 
-    for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
-        checks = applicable(checks_of(targets), target.inputs) if targets is not None else None
-        try:
-            report: object = verify(target.file(settings.root), result.output.decode(result.encoding),  # type: ignore[union-attr]
-                                    target.cell.rpartition(":")[2], target.init, list(target.inputs),
-                                    checks=checks)  # fmt: skip
-        except UsageError as exc:
-            report = str(exc)
-        yield target.cell, report
+    mine = verifier is None
+    verifier = verifier or Verifier()
+    try:
+        for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
+            checks = applicable(checks_of(targets), target.inputs) if targets is not None else None
+            source = result.output.decode(result.encoding)  # type: ignore[union-attr]
+            cell = target.cell.rpartition(":")[2]
+            request = Request(target.file(settings.root), source, cell, target.init, list(target.inputs), checks=checks)
+            try:
+                report: object = verifier.verify(request)
+            except UsageError as exc:
+                report = str(exc)
+            yield target.cell, report
+    finally:
+        if mine:
+            verifier.close()
 
 
 def add_ignores(results: Sequence[FileResult]) -> Outcome:

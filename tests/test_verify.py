@@ -153,7 +153,7 @@ def test_workers_die_with_a_killed_graphmend(tmp_path):
     # The reference job saves the starting Parameters, then spins, deaf to its stdin. The deadlines
     # only bound a failure: a loaded machine may take minutes to get there.
     deadline = time.monotonic() + 300
-    while not list(temp_dir.glob("graphmend-verify-*/params-before.pkl")) and time.monotonic() < deadline:
+    while not list(temp_dir.glob("graphmend-verify-*/cell-*/params-before.pkl")) and time.monotonic() < deadline:
         assert cli.poll() is None, cli.communicate()[0]
         time.sleep(0.2)
     assert cli.poll() is None, cli.communicate()[0]
@@ -370,6 +370,40 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
     # the rewritten copy lives in a temp dir; its errors point at the name the user knows
     assert unfixed == "False examples/batch_renorm.py (rewritten by graphmend):22"
     assert imported == "False False"
+
+
+def test_verify_all_imports_mindspore_once_and_each_cell_from_its_own_tree(tmp_path):
+    """Three Cells from two trees that both hold a `model.py`, on one pair of workers: the second
+    tree's `model` is its own (the first one's is forgotten), and only the first request imports
+    MindSpore. A crash in the middle gets a fresh worker, which starts on the next request's files."""
+    from codemods.verify import Request, verify_all
+
+    cells = {
+        "a": "class Double(nn.Cell):\n    def construct(self, x):\n        return x * 2\n",
+        "b": "class Triple(nn.Cell):\n    def construct(self, x):\n        return x * 3\n"
+             "class Crash(nn.Cell):\n    def construct(self, x):\n        os.abort()\n",
+    }  # fmt: skip
+    for name, body in cells.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "model.py").write_text(f"import os\nfrom mindspore import nn\n\n\n{body}")
+    source = {name: (tmp_path / name / "model.py").read_text() for name in cells}
+    spec = ["float32[2,3]"]
+    requests = [
+        Request(tmp_path / "a" / "model.py", source["a"], "Double", inputs=spec, checks=["graph"]),
+        Request(tmp_path / "b" / "model.py", source["b"].replace("x * 3", "x + x + x"), "Triple", inputs=spec,
+                checks=["graph", "strict"]),
+        Request(tmp_path / "b" / "model.py", source["b"], "Crash", inputs=spec, checks=["graph"]),
+        Request(tmp_path / "a" / "model.py", source["a"], "Double", inputs=spec, checks=["graph"]),
+    ]  # fmt: skip
+    double, triple, crash, again = verify_all(requests, timeout=300)
+    assert double.passed and triple.passed and again.passed, (double.verdicts, triple.verdicts, again.verdicts)
+    assert triple.target.endswith("b/model.py:Triple") and again.target.endswith("a/model.py:Double")
+    assert not crash.passed and crash.reference.version is None, crash.reference
+    assert "SIGABRT" in crash.reference.describe(), crash.reference.describe()
+    assert len(double.timings.import_s) == 2  # one worker per version
+    assert triple.timings.import_s == ()  # the same workers, b's `model` imported afresh
+    assert len(again.timings.import_s) == 2  # the crash killed both: fresh workers, on a's files
+    assert all(c.max_abs == 0.0 for v in triple.verdicts for c in v.comparisons)
 
 
 def tree(root: Path) -> dict[str, bytes]:

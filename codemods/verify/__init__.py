@@ -31,6 +31,18 @@ Library API (what `graphmend fix --verify` calls)::
     render_table(report)     # rich table on the terminal
     render_json(report)      # the same content as a JSON string
 
+Many Cells, one pair of workers (MindSpore imported once per version, not once per Cell)::
+
+    from codemods.verify import Request, verify_all
+
+    reports = verify_all([Request(path, source, "GrowingClip", {"num_features": 3}, ["float32[B,3,4,4]"]),
+                          Request(other, its_source, "Head", inputs=["float32[2,8]"])], timeout=120.0)
+
+or a `Verifier` kept open across a run (`fix --verify` proves each file's Cells on the same workers)::
+
+    with Verifier(timeout=120.0) as verifier:
+        report = verifier.verify(Request(path, source, "GrowingClip", {"num_features": 3}, ["float32[2,3,4,4]"]))
+
 `verify` raises `UsageError` for what the caller can fix (bad spec, unknown check, missing file,
 an interpreter without MindSpore). Failures of user code are verdicts, never exceptions.
 
@@ -62,7 +74,18 @@ What a run does:
   note ("printed 30.0 MB (not shown)").
 """
 
-from .api import UsageError, verify
+from .api import Request, UsageError, Verifier, verify, verify_all
 from .report import CHECKS, Report, Verdict, render_json, render_table
 
-__all__ = ["CHECKS", "Report", "UsageError", "Verdict", "render_json", "render_table", "verify"]
+__all__ = [
+    "CHECKS",
+    "Report",
+    "Request",
+    "UsageError",
+    "Verdict",
+    "Verifier",
+    "render_json",
+    "render_table",
+    "verify",
+    "verify_all",
+]

@@ -1,4 +1,5 @@
-"""`verify()`: two sources of one Cell in, a Report out. See the package docstring."""
+"""`verify()`: two sources of one Cell in, a Report out; a `Verifier` (and `verify_all`) does many on one
+pair of workers. See the package docstring."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import specs as spec_text
@@ -22,6 +24,25 @@ LOUD = 1_000_000  # a check whose worker printed more bytes than this says so (o
 
 class UsageError(ValueError):
     """The caller asked for something that cannot be run; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One Cell to verify: what `verify` takes besides the run's own settings (interpreter, timeout,
+    memory limit), with the same meanings."""
+
+    original: Path
+    rewritten_source: str
+    cell: str
+    init: dict | None = None
+    inputs: Sequence[str] = ()
+    checks: Sequence[str] | None = None
+    rtol: float | None = None
+    atol: float | None = None
+    train: bool = False
+    inputs_from: Path | None = None
+    module: str | None = None
+    rewritten_label: str | None = None
 
 
 def verify(
@@ -49,42 +70,129 @@ def verify(
     Raises UsageError for anything the caller can fix (a bad spec, an unknown check, a missing
     file, an interpreter without MindSpore); user code that fails is a verdict, never an error.
     """
-    started = time.perf_counter()
-    limit = _memory_limit(memory_limit)
-    parsed = _parse_inputs(inputs, inputs_from)
-    plan = Plan(_pick_checks(checks, parsed))
-    mod = _locate(original, module)
-    labels = (shown(str(mod.path)), rewritten_label or f"{shown(str(mod.path))} (rewritten by graphmend)")
-    with tempfile.TemporaryDirectory(prefix="graphmend-verify-") as tmp:
+    request = Request(original, rewritten_source, cell, init, tuple(inputs), checks, rtol, atol, train,
+                      inputs_from, module, rewritten_label)  # fmt: skip
+    with Verifier(python=python, timeout=timeout, memory_limit=memory_limit) as verifier:
+        return verifier.verify(request)
+
+
+def verify_all(
+    requests: Sequence[Request],
+    *,
+    python: str | None = None,
+    timeout: float = 120.0,
+    memory_limit: float | None = None,
+) -> list[Report]:
+    """`verify` of each request, in order, on one pair of workers (a `Verifier`). Every request is
+    checked before any worker starts: a bad one raises UsageError and runs nothing."""
+    for request in requests:
+        _Prepared.of(request)
+    with Verifier(python=python, timeout=timeout, memory_limit=memory_limit) as verifier:
+        return [verifier.verify(request) for request in requests]
+
+
+class Verifier:
+    """A verify run that keeps its workers between requests: MindSpore is imported once per version for
+    all of them (again only after a crash, a hang or a kill), and before each request a worker forgets
+    the modules of the previous one's tree, so each Cell is imported from its own files.
+
+        with Verifier(timeout=120.0) as verifier:
+            for request in requests:
+                report = verifier.verify(request)  # UsageError for a request that cannot run
+
+    One request at a time (the two versions of a request run side by side). What the workers share is
+    the process: each check sets the mode and syntax level it needs and builds a fresh instance, but a
+    module that changes other global MindSpore settings when imported changes them for the requests
+    after it; such a Cell is verified alone with `verify`.
+    """
+
+    def __init__(self, *, python: str | None = None, timeout: float = 120.0, memory_limit: float | None = None):
+        self.python, self.timeout, self.limit = python, timeout, _memory_limit(memory_limit)
+        self._runners: dict[str, Runner] = {}
+        self._tmp: tempfile.TemporaryDirectory | None = None
+        self._count = 0
+
+    def __enter__(self) -> Verifier:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for runner in self._runners.values():
+            runner.close()
+        self._runners.clear()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def verify(self, request: Request) -> Report:
+        prepared = _Prepared.of(request)
+        if self._tmp is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="graphmend-verify-")
+        self._count += 1
+        return prepared.run(Path(self._tmp.name), self._count, self._runners, self.python, self.timeout, self.limit)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A request whose arguments were checked: its plan, its module, its labels."""
+
+    request: Request
+    parsed: tuple[spec_text.Spec, ...]
+    plan: Plan
+    mod: Module
+    labels: tuple[str, str]
+
+    @classmethod
+    def of(cls, request: Request) -> _Prepared:
+        parsed = _parse_inputs(request.inputs, request.inputs_from)
+        plan = Plan(_pick_checks(request.checks, parsed))
+        mod = _locate(request.original, request.module)
+        name = shown(str(mod.path))
+        labels = (name, request.rewritten_label or f"{name} (rewritten by graphmend)")
+        _config(request.cell, request.init or {}, parsed, request.inputs_from, request.train, request.rtol,
+                request.atol)  # fmt: skip
+        return cls(request, parsed, plan, mod, labels)
+
+    def run(self, tmp: Path, index: int, runners: dict[str, Runner], python, timeout, limit) -> Report:
+        """Verify on `runners` (made or loaded with this request's configuration), its files under `tmp`."""
+        started = time.perf_counter()
+        r, mod = self.request, self.mod
+        data = tmp / f"cell-{index}"
+        data.mkdir()
         versions = {
             "before": original_version(mod),
-            "after": rewritten_version(mod, rewritten_source, Path(tmp) / "src"),
+            "after": rewritten_version(mod, r.rewritten_source, data / "src"),
         }
-        config = _config(cell, init or {}, parsed, inputs_from, train, rtol, atol)
-        runners = {v: Runner(_launch(v, versions[v], config, Path(tmp), python, timeout, limit)) for v in VERSIONS}
+        config = _config(r.cell, r.init or {}, self.parsed, r.inputs_from, r.train, r.rtol, r.atol)
+        imported = {v: len(runners[v].import_seconds) if v in runners else 0 for v in VERSIONS}
+        for version in VERSIONS:
+            launch = _launch(version, versions[version], config, tmp, python, timeout, limit)
+            if version in runners:
+                runners[version].load(launch)
+            else:
+                runners[version] = Runner(launch)
         try:
-            outcome = execute(plan, runners, Path(tmp))
+            outcome = execute(self.plan, runners, data)
         except WorkerStartError as exc:
             raise UsageError(str(exc)) from None
-        finally:
-            for runner in runners.values():
-                runner.close()
-        where = _Paths(versions, mod, labels[1])
-        verdicts = tuple(_verdict(c, v, outcome.checks[c, v], where) for c in plan.checks for v in VERSIONS)
-        imports = tuple(s for r in runners.values() for s in r.import_seconds)
-    return Report(
-        target=f"{labels[0]}:{cell}",
-        original=labels[0],
-        rewritten=labels[1],
-        inputs=tuple(spec_text.describe(s) for s in parsed) or _npz_label(inputs_from),
-        checks=plan.checks,
-        reference=_reference(outcome, where),
-        verdicts=verdicts,
-        timings=Timings(time.perf_counter() - started, imports, sum(v.compile_s or 0.0 for v in verdicts)),
-        notes=("the two versions are the same source",)
-        if mod.path.read_text(encoding="utf-8") == rewritten_source
-        else (),
-    )
+        where = _Paths(versions, mod, self.labels[1])
+        verdicts = tuple(_verdict(c, v, outcome.checks[c, v], where) for c in self.plan.checks for v in VERSIONS)
+        imports = tuple(s for v in VERSIONS for s in runners[v].import_seconds[imported[v] :])
+        return Report(
+            target=f"{self.labels[0]}:{r.cell}",
+            original=self.labels[0],
+            rewritten=self.labels[1],
+            inputs=tuple(spec_text.describe(s) for s in self.parsed) or _npz_label(r.inputs_from),
+            checks=self.plan.checks,
+            reference=_reference(outcome, where),
+            verdicts=verdicts,
+            timings=Timings(time.perf_counter() - started, imports, sum(v.compile_s or 0.0 for v in verdicts)),
+            notes=("the two versions are the same source",)
+            if mod.path.read_text(encoding="utf-8") == r.rewritten_source
+            else (),
+        )
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -161,8 +269,8 @@ def _launch(
     timeout: float,
     limit: int | None,
 ) -> Launch:
-    cwd = tmp / f"work-{version}"
-    cwd.mkdir()
+    cwd = tmp / f"work-{version}"  # one per version for the whole run: a worker serves every request
+    cwd.mkdir(exist_ok=True)
     where = {
         "module": files.module.name,
         "sys_path": list(files.sys_path),

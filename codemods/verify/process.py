@@ -101,6 +101,17 @@ class Runner:
             self.worker = Worker(self.launch, stacks)
             self.import_seconds.append(self.worker.import_s)
 
+    def load(self, launch: Launch) -> None:
+        """Serve the next request: a live worker forgets the last one's modules and takes the new
+        configuration (a worker that cannot is ended); a worker started later starts with it."""
+        self.launch = launch
+        if self.worker is None or self.closed:
+            return
+        reply = self.worker.run({"op": "load", "config": launch.config}, launch.timeout)
+        if reply.get("status") != "pass" or self.worker.proc.poll() is not None:
+            self.worker.kill()
+            self.worker = None
+
     def run(self, job: dict) -> dict:
         if self.closed:
             return _failure("Stopped", "the run was stopped before this job", None)

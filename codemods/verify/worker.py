@@ -22,6 +22,8 @@ faulthandler writes its stacks to STACK_FILE, apart from whatever user code prin
 Jobs:
   {"op": "reference"}      run the Cell in PyNative, save its calls and its starting Parameters
   {"op": "check", ...}     run one check (graph, strict, dynamic, export) and compare with the reference
+  {"op": "load", "config"} the next Cell (`verify_all`): forget the modules of this one's tree and its
+                           sys.path entries, then take the new configuration
 
 The worker leaves when stdin closes; the parent usually has its keeper kill it first.
 
@@ -276,8 +278,24 @@ class Worker:
         sys.path.append(config["fallback_path"])
         self._cell_class = None
 
+    def load(self, config: dict) -> None:
+        """Take the next Cell's configuration. Every module imported from this one's tree is forgotten
+        (the next tree may hold a module of the same name), and so are its sys.path entries."""
+        for name, module in list(sys.modules.items()):
+            places = [getattr(module, "__file__", None), *(getattr(module, "__path__", None) or ())]
+            if any(isinstance(p, str) and self.is_user_file(p) for p in places):
+                del sys.modules[name]
+        for entry in [*self.config["sys_path"], self.config["fallback_path"]]:
+            if entry in sys.path:
+                sys.path.remove(entry)
+        importlib.invalidate_caches()
+        self.__init__(config)
+
     def run(self, job: dict) -> dict:
         try:
+            if job["op"] == "load":
+                self.load(job["config"])
+                return {"status": "pass"}
             if job["op"] == "reference":
                 return self.reference(job)
             return self.check(job)
