@@ -1,20 +1,20 @@
 """The GM6xx rules (MindSpore's documented limits), proven with the verifier: real GRAPH_MODE compiles.
 
 Each Cell under tests/verify_rules/limits/ has the construct as MindSpore's documentation lists it; the
-version after is graphmend's own fix (`fix_source` with that rule alone). Reports are computed once, two
-at a time (each `verify` runs two worker processes).
+version after is graphmend's own fix (`fix_source` with that rule alone). Each report is computed the first
+time a test reads it, on the test process's pair of verify workers (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from verifying import Reports
 
 from codemods import fix_source
 from codemods.evidence import CELLS as EVIDENCE
-from codemods.verify import CHECKS, Report, verify
+from codemods.verify import CHECKS, Report, Request
 
 REPO = Path(__file__).resolve().parents[1]
 CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608")
@@ -30,17 +30,16 @@ ERRORS = {
 }
 
 
-def _run(code: str) -> tuple[Report, int]:
+def _request(code: str) -> tuple[Request, int]:
     cell = EVIDENCE[code]
     path = REPO / cell.path
     result = fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=cell.unsafe, select=[code])
-    return verify(path, result.output, cell.name, {}, list(cell.inputs)), len(result.applied)
+    return Request(path, result.output, cell.name, {}, list(cell.inputs)), len(result.applied)
 
 
-@pytest.fixture(scope="module")
-def reports() -> dict[str, tuple[Report, int]]:
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(CODES, pool.map(_run, CODES), strict=True))
+@pytest.fixture(scope="session")
+def reports(verifier) -> Reports:
+    return Reports(verifier, _request)
 
 
 def failing(report: Report, version: str) -> set[str]:

@@ -1,19 +1,19 @@
 """The shape and control-flow rules' fixes, proven with the verifier: real GRAPH_MODE compiles, no mocks.
 
 Each Cell under tests/verify_rules/shapes_flow/ is the hostile code; the version after is graphmend's
-own fix of it (`fix_source` with that rule alone). Every report is computed once, two at a time (each
-`verify` runs two worker processes), and the tests read them.
+own fix of it (`fix_source` with that rule alone). Each report is computed the first time a test reads it,
+on the test process's pair of verify workers (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from verifying import Reports
 
 from codemods import fix_source
-from codemods.verify import CHECKS, Report, verify
+from codemods.verify import CHECKS, Report, Request
 
 CELLS = Path(__file__).resolve().parent / "verify_rules" / "shapes_flow"
 INPUT = ["float32[B,3,4,4]"]
@@ -29,17 +29,16 @@ CASES = {
 }
 
 
-def _run(name: str) -> tuple[Report, int]:
+def _request(name: str) -> tuple[Request, int]:
     rule, cell, unsafe, inputs, checks = CASES[name]
     path = CELLS / f"{name}.py"
     result = fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=unsafe, select=[rule])
-    return verify(path, result.output, cell, {}, inputs, checks=checks), len(result.applied)
+    return Request(path, result.output, cell, {}, inputs, checks=checks), len(result.applied)
 
 
-@pytest.fixture(scope="module")
-def reports() -> dict[str, tuple[Report, int]]:
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(CASES, pool.map(_run, CASES), strict=True))
+@pytest.fixture(scope="session")
+def reports(verifier) -> Reports:
+    return Reports(verifier, _request)
 
 
 def failing(report: Report, version: str) -> set[str]:

@@ -1,28 +1,25 @@
 """The PyTorch-port rules' fixes (GM501–GM510), proven with the verifier: real GRAPH_MODE compiles, no mocks.
 
 Each Cell under tests/verify_rules/torch_port/ is the hostile code; the version after is graphmend's own
-fix of it (`fix_source` with that rule alone). Every report is computed once, two at a time (each
-`verify` runs two worker processes), and the tests read them. Where the original fails even in
+fix of it (`fix_source` with that rule alone). Each report is computed the first time a test reads it,
+on the test process's pair of verify workers (tests/conftest.py). Where the original fails even in
 PyNative (`x.size(0)`, `dim=`, `repeat` on CPU, `.cpu()`, torch calls), the verifier takes the rewritten
 version in PyNative as the reference, and the tests say so.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pickle
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from verifying import Reports
 
 from codemods import fix_source
 from codemods.rules._torch_table import DIM_KEYWORDS, TORCH_FUNCTIONS
-from codemods.verify import Report, verify
+from codemods.verify import Report, Request
 
 CELLS = Path(__file__).resolve().parent / "verify_rules" / "torch_port"
 CHECKED = ("graph", "strict", "dynamic")  # export passed too when measured; left out to keep this file fast
@@ -51,31 +48,20 @@ PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "device", "torch", "tor
 CAVEAT = {"dropout_eval"}
 
 
-def _run(case: str, scratch: Path) -> tuple[Report, int]:
+def _request(case: str, scratch: Path) -> tuple[Request, int]:
     name, rule, cell, inputs, train = CASES[case]
     path = CELLS / f"{name}.py"
     result = fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=True, select=[rule])
     if case == "dropout_eval_fixed":  # the fixed Cell against itself: deterministic in every mode?
         path = scratch / f"{name}_fixed.py"
         path.write_text(result.output, encoding="utf-8")
-    return verify(path, result.output, cell, {}, inputs, checks=CHECKED, train=train), len(result.applied)
+    return Request(path, result.output, cell, {}, inputs, checks=CHECKED, train=train), len(result.applied)
 
 
 @pytest.fixture(scope="session")
-def reports(tmp_path_factory) -> dict[str, tuple[Report, int]]:
-    """Computed once per session: under xdist the first worker computes, the others wait and read it."""
-    base = tmp_path_factory.getbasetemp()
-    session = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # gw0/, gw1/ share a parent
-    shared = session / "torch_port_reports.pickle"
-    with open(f"{shared}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if shared.is_file():
-            return pickle.loads(shared.read_bytes())
-        scratch = tmp_path_factory.mktemp("torch_port")
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            computed = dict(zip(CASES, pool.map(lambda case: _run(case, scratch), CASES), strict=True))
-        shared.write_bytes(pickle.dumps(computed))
-        return computed
+def reports(verifier, tmp_path_factory) -> Reports:
+    scratch = tmp_path_factory.mktemp("torch_port")
+    return Reports(verifier, lambda case: _request(case, scratch))
 
 
 def verdict(report: Report, check: str, version: str):
