@@ -46,7 +46,14 @@ Unsafe = Annotated[
 ]
 Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")]
 ConfigFile = Annotated[Path | None, typer.Option("--config", help="pyproject.toml to read [tool.graphmend] from.")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: every core; 1 = in-process).")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes (default: every core, in-process for under 64 kB of graph code; 1 = in-process).",
+    ),
+]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write .graphmend_cache/.")]
 ChangedSince = Annotated[str | None, typer.Option(help="Only files git reports as changed since this revision.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]

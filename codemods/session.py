@@ -26,7 +26,7 @@ from codemods import config as configuration
 from codemods import deploy
 from codemods.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
 from codemods.rules import RULES, select_rules
-from codemods.runner import Cache, Task, execute
+from codemods.runner import Cache, Task, execute, may_have_graph_code
 from codemods.targets import Target
 
 if TYPE_CHECKING:  # the verifier package is imported only by a run that verifies
@@ -51,7 +51,7 @@ class Options:
     unsafe: bool | None = None
     exclude: Sequence[str] = ()
     config: Path | None = None
-    jobs: int = 0  # 0: every core
+    jobs: int = 0  # 0: every core, or in-process for a small run (auto_jobs)
     cache: bool = True
     changed_since: str | None = None
     max_file_size: float | None = None  # MB
@@ -106,8 +106,21 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
         codes = _codes(selected, [*ignored, *settings.ignored_for(path)], choice.targets)
         tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
     cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
-    return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or os.cpu_count() or 1,
+    return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or auto_jobs(tasks),
                    _codes(selected, ignored, choice.targets), choice)  # fmt: skip
+
+
+# Below this many bytes of files with graph code, a run without --jobs stays in-process: starting a pool
+# (a forkserver that imports graphmend and libcst, then its workers) costs about a second of CPU, more
+# than that much code takes to check on one core.
+IN_PROCESS_BYTES = 64_000
+
+
+def auto_jobs(tasks: Sequence[Task]) -> int:
+    """The workers of a run without --jobs: one (in-process) for a small run, else one per core."""
+    if sum(len(t.data) for t in tasks if may_have_graph_code(t.data)) < IN_PROCESS_BYTES:
+        return 1
+    return os.cpu_count() or 1
 
 
 def open_stdin(filename: Path, data: bytes, options: Options, fix: bool) -> Session:

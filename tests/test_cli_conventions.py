@@ -156,6 +156,19 @@ def test_show_settings(tree: Path) -> None:
     assert "files: 3" in lines and "GM302" in next(line for line in lines if line.startswith("rules: "))
 
 
+def test_a_small_run_stays_in_process_and_a_large_one_takes_every_core(tree: Path) -> None:
+    def jobs(*flags: str) -> str:
+        shown = gm("check", "--show-settings", *flags, ".", cwd=tree).stdout.splitlines()
+        return next(line for line in shown if line.startswith("jobs: "))
+
+    assert jobs() == "jobs: 1"  # 3 files of a few hundred bytes: a pool would cost more than the work
+    assert jobs("-j", "2") == "jobs: 2"  # asked for: always given
+    (tree / "big.py").write_text(HOSTILE * (64_000 // len(HOSTILE) + 1))
+    assert jobs() == f"jobs: {os.cpu_count()}"
+    (tree / "big.py").write_text("x = 1\n" * 20_000)  # as large, but no graph code: only syntax-checked
+    assert jobs() == "jobs: 1"
+
+
 def test_check_fix_and_check_diff_are_fix(tree: Path) -> None:
     diff = gm("check", "--diff", "m0.py", cwd=tree)
     assert diff.returncode == 1 and diff.stdout == gm("fix", "--diff", "m0.py", cwd=tree).stdout
