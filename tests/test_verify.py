@@ -372,6 +372,26 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
     assert imported == "False False"
 
 
+def test_a_file_whose_name_is_no_identifier_is_imported_alone_and_in_a_package(tmp_path):
+    """`a-v0.3.1__X.py` (a name the round-1 verifier could not import): loaded from its file, and inside a
+    package its relative import still resolves."""
+    body = (
+        "import numpy as np\nfrom mindspore import Tensor, nn\n{extra}\n\n"
+        "class Masked(nn.Cell):\n    def construct(self, x):\n"
+        "        return x * Tensor(np.ones((2, 3), np.float32)) * {scale}\n"
+    )
+    (tmp_path / "a-v0.3.1__X.py").write_text(body.format(extra="", scale="2"))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helpers.py").write_text("SCALE = 3\n")
+    (tmp_path / "pkg" / "3d-v1.0.py").write_text(body.format(extra="from .helpers import SCALE", scale="SCALE"))
+    for target in ("a-v0.3.1__X.py:Masked", "pkg/3d-v1.0.py:Masked"):
+        report = verify_json(target, "--input", "float32[2,3]", "--checks", "strict", expect=0, cwd=tmp_path)
+        assert report["reference"]["version"] == "before", report  # the original imported and ran
+        for version in ("before", "after"):
+            assert verdict(report, "strict", version)["max_abs"] == 0.0, report
+
+
 def test_verify_all_imports_mindspore_once_and_each_cell_from_its_own_tree(tmp_path):
     """Three Cells from two trees that both hold a `model.py`, on one pair of workers: the second
     tree's `model` is its own (the first one's is forgotten), and only the first request imports

@@ -273,6 +273,8 @@ def _launch(
     cwd.mkdir(exist_ok=True)
     where = {
         "module": files.module.name,
+        "module_file": str(files.module.path),  # a file name that is no identifier is imported from it
+        "package": files.module.package,
         "sys_path": list(files.sys_path),
         "fallback_path": os.getcwd(),  # as `python -m` would see the project the user runs from
         "user_roots": list(files.user_roots),

@@ -29,6 +29,11 @@ class Module:
     root: Path  # the sys.path entry it is importable from
 
     @property
+    def package(self) -> str:
+        """The dotted package the file is in ("" for a top-level module), read from its directories."""
+        return ".".join(self.path.relative_to(self.root).parts[:-1])
+
+    @property
     def top(self) -> Path:
         """The top-level package directory (or the file itself for a plain module)."""
         return self.root / self.path.relative_to(self.root).parts[0]

@@ -33,6 +33,7 @@ Every job builds a fresh instance: a compiled instance keeps its graph.
 import ctypes
 import faulthandler
 import importlib
+import importlib.util
 import json
 import os
 import pickle
@@ -350,7 +351,9 @@ class Worker:
     def cell_class(self):
         if self._cell_class is None:
             try:
-                module = importlib.import_module(self.config["module"])
+                module = import_module(
+                    self.config["module"], self.config.get("module_file"), self.config.get("package", "")
+                )
             except BaseException as exc:
                 raise JobError("import") from exc
             cls = getattr(module, self.config["cell"], None)
@@ -458,6 +461,29 @@ class Worker:
         if path.startswith(MS_DIR + os.sep):
             return False
         return any(path == root or path.startswith(root + os.sep) for root in self.roots)
+
+
+def import_module(name: str, path: str | None, package: str = ""):
+    """The module `name`. A file whose name is no identifier (`a-v0.3.1__X.py`) is loaded from `path`
+    under a name that is one, in its `package` when it has one, and registered in sys.modules (MindSpore
+    reads `construct`'s source through it)."""
+    if path is None or all(part.isidentifier() for part in name.split(".")):
+        return importlib.import_module(name)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    safe = re.sub(r"\W", "_", stem)
+    safe = safe if safe.isidentifier() else f"_{safe}"  # `3d-net` → `_3d_net`
+    if package:
+        importlib.import_module(package)  # its relative imports resolve against the package
+        safe = f"{package}.{safe}"
+    spec = importlib.util.spec_from_file_location(safe, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[safe] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[safe]
+        raise
+    return module
 
 
 class Exported:
