@@ -283,12 +283,13 @@ def verifications(
     targets: frozenset[Target] | None = None,
     verifier: Verifier | None = None,
 ) -> Iterator[tuple[str, object]]:
-    """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file,
+    """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file
+    (twice, eval and "Cell (training)", when its construct reads `self.training`),
     with the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across
     its files; None: workers for this file alone). This runs the user's code, in the verifier's child
     processes."""
     from codemods.targets import checks as checks_of
-    from codemods.verify import Request, UsageError, Verifier
+    from codemods.verify import Request, UsageError, Verifier, cell_source
     from codemods.verify.api import applicable
 
     mine = verifier is None
@@ -297,13 +298,15 @@ def verifications(
         for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
             checks = applicable(checks_of(targets), target.inputs) if targets is not None else None
             source = result.output.decode(result.encoding)  # type: ignore[union-attr]
-            cell = target.cell.rpartition(":")[2]
-            request = Request(target.file(settings.root), source, cell, target.init, list(target.inputs), checks=checks)
-            try:
-                report: object = verifier.verify(request)
-            except UsageError as exc:
-                report = str(exc)
-            yield target.cell, report
+            cell, path = target.cell.rpartition(":")[2], target.file(settings.root)
+            sources = [cell_source.read(path, cell), cell_source.read(path, cell, source)]
+            for train in cell_source.modes(None, sources):  # both when construct reads self.training
+                request = Request(path, source, cell, target.init, list(target.inputs), checks=checks, train=train)
+                try:
+                    report: object = verifier.verify(request)
+                except UsageError as exc:
+                    report = str(exc)
+                yield target.cell + (" (training)" if train else ""), report
     finally:
         if mine:
             verifier.close()

@@ -392,6 +392,66 @@ def test_a_file_whose_name_is_no_identifier_is_imported_alone_and_in_a_package(t
             assert verdict(report, "strict", version)["max_abs"] == 0.0, report
 
 
+def test_a_construct_that_reads_self_training_is_verified_in_both_modes():
+    """Round 1 verified eval mode only, and passed a Cell whose training branch fails (issue 15)."""
+    args = ["tests/verify_cases/training_branch.py:Head", "--init", '{"dim": 3}', "--input", "float32[2,3]",
+            "--checks", "strict", "--against", "tests/verify_cases/training_branch.py"]  # fmt: skip
+    evaluated, trained = verify_json(*args, expect=1)  # both, on one pair of workers
+    assert (evaluated["train"], evaluated["passed"]) == (False, True)
+    assert (trained["train"], trained["passed"]) == (True, False)
+    assert "asnumpy" in verdict(trained, "strict", "after")["failure"]["message"]
+    assert len(evaluated["timings"]["import_s"]) == 2 and trained["timings"]["import_s"] == []
+    assert verify_json(*args, "--eval", expect=0)["train"] is False  # asked for: that mode alone
+    table = graphmend(*args, "--train")
+    assert table.returncode == 1 and "mode:   training (set_train(True))" in table.stdout
+
+
+def test_a_spec_that_cannot_fit_the_signature_fails_before_mindspore_starts():
+    # --python names no interpreter: a message about it would mean a worker was started
+    base = ["tests/verify_cases/training_branch.py:Head", "--python", "/nonexistent/python"]
+    cases = {
+        ("--init", '{"dim": 3}', "--input", "float32[2]", "--input", "none", "--input", "none"):
+            "Head.construct(self, x, mask=None) takes 1 to 2 inputs after self, 3 given: one --input per parameter",
+        ("--init", '{"dims": 3}', "--input", "float32[2]"):
+            "Head.__init__(self, dim, eps=1e-05, *, act=None) has no parameter dims (--init)",
+        ("--input", "float32[2]"):
+            """Head.__init__(self, dim, eps=1e-05, *, act=None) needs dim: --init '{"dim": ...}'""",
+    }  # fmt: skip
+    for args, message in cases.items():
+        done = graphmend(*base, *args)
+        assert (done.returncode, done.stderr) == (2, f"error: {message}\n"), done.stderr
+
+
+def test_an_import_the_users_code_cannot_make_is_told_once_with_what_to_do(tmp_path):
+    (tmp_path / "model.py").write_text(
+        "import not_installed_anywhere\nfrom mindspore import nn\n\n\n"
+        "class Net(nn.Cell):\n    def construct(self, x):\n        return x\n"
+    )
+    done = graphmend("model.py:Net", "--input", "float32[2]", "--checks", "graph,strict", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    footnotes = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert footnotes == ["[1] graph, strict; before and after: import: ModuleNotFoundError: No module named "
+                         "'not_installed_anywhere'"], done.stdout  # fmt: skip
+    assert "install it there, or pass --python with an interpreter that has it" in done.stdout
+
+
+def test_template_prints_a_config_entry_from_the_signatures(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.graphmend]\n")
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "head.py").write_bytes((REPO / "tests/verify_cases/training_branch.py").read_bytes())
+    done = graphmend("models/head.py:Head", "--template", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "[[tool.graphmend.verify]]\n"
+        'cell = "models/head.py:Head"\n'
+        "# Head.__init__(self, dim, eps=1e-05, *, act=None)\n"
+        "init = { dim = 0 }  # TODO: a value for each parameter without a default\n"
+        "# Head.construct(self, x, mask=None): one spec per input, e.g. float32[B,3,224,224], int32[B,16]{0,30000},\n"
+        "# int:4, none; a named dimension (B) is dynamic (graphmend verify --help)\n"
+        'inputs = ["float32[B,TODO]"]\n'
+    )
+
+
 def test_verify_all_imports_mindspore_once_and_each_cell_from_its_own_tree(tmp_path):
     """Three Cells from two trees that both hold a `model.py`, on one pair of workers: the second
     tree's `model` is its own (the first one's is forgotten), and only the first request imports

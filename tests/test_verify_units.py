@@ -94,6 +94,10 @@ def test_a_dotted_name_sets_the_import_root_of_a_namespace_package(tmp_path):
     assert module.root == tmp_path and module.top == tmp_path / "ns"
 
 
+# a spec GrowingClip's signatures take: the errors below come after that check
+FITS = ["--init", '{"num_features": 3}', "--input", "float32[2,3,4,4]"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -112,14 +116,14 @@ def test_a_dotted_name_sets_the_import_root_of_a_namespace_package(tmp_path):
         (["examples/batch_renorm.py:GrowingClip", "--against", "nowhere.py"], "--against nowhere.py"),
         (["examples/batch_renorm.py:GrowingClip", "--format", "xml"], "use table or json"),
         (
-            ["examples/batch_renorm.py:GrowingClip", "--python", "/no/python"],
+            ["examples/batch_renorm.py:GrowingClip", "--python", "/no/python", *FITS],
             "cannot start a worker with /no/python",
         ),
         (["no_such_package.model:Net", "--python", "/no/python"], "--python /no/python: cannot run it"),
-        (["examples/batch_renorm.py:GrowingClip", "--python", BARE_PYTHON], "No module named 'mindspore'"),
-        (["examples/batch_renorm.py:GrowingClip", "--memory-limit", "-1"], "memory limit must be a number"),
+        (["examples/batch_renorm.py:GrowingClip", "--python", BARE_PYTHON, *FITS], "No module named 'mindspore'"),
+        (["examples/batch_renorm.py:GrowingClip", "--memory-limit", "-1", *FITS], "memory limit must be a number"),
         (
-            ["examples/batch_renorm.py:GrowingClip", "--memory-limit", "0.05"],
+            ["examples/batch_renorm.py:GrowingClip", "--memory-limit", "0.05", *FITS],
             "before MindSpore was ready, over the limit of 0.05 GB: raise --memory-limit",
         ),
     ],

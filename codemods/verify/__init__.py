@@ -47,6 +47,10 @@ or a `Verifier` kept open across a run (`fix --verify` proves each file's Cells 
 an interpreter without MindSpore). Failures of user code are verdicts, never exceptions.
 
 What a run does:
+- Before any worker starts, the inputs and init arguments are checked against the signatures of the
+  Cell's `construct` and `__init__` as its source spells them (cell_source.py, with `ast`): a spec that
+  cannot fit fails at once with the signature. The CLI and `fix --verify` run eval and training mode
+  when `construct` reads `self.training` (`Request.train` picks one; `Report.train` says which ran).
 - Each version is imported under its real module name by its own worker: the original from the
   user's tree, the rewritten one from a symlink mirror of its package in a temp directory
   (staging.py). Workers run in a temp cwd, so MindSpore's rank_0/ dumps never land in the user's

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import cell_source
 from . import specs as spec_text
 from .jobs import Outcome, Plan, execute
 from .process import Launch, Runner, WorkerStartError, default_memory_limit
@@ -149,6 +150,7 @@ class _Prepared:
         parsed = _parse_inputs(request.inputs, request.inputs_from)
         plan = Plan(_pick_checks(request.checks, parsed))
         mod = _locate(request.original, request.module)
+        _check_against_source(cell_source.read(mod.path, request.cell), request, parsed)
         name = shown(str(mod.path))
         labels = (name, request.rewritten_label or f"{name} (rewritten by graphmend)")
         _config(request.cell, request.init or {}, parsed, request.inputs_from, request.train, request.rtol,
@@ -192,6 +194,7 @@ class _Prepared:
             notes=("the two versions are the same source",)
             if mod.path.read_text(encoding="utf-8") == r.rewritten_source
             else (),
+            train=r.train,
         )
 
 
@@ -229,6 +232,23 @@ def _pick_checks(checks: Sequence[str] | None, parsed: tuple[spec_text.Spec, ...
     if "dynamic" in checks and not dynamic:
         raise UsageError("the dynamic check needs a named dimension in an --input, e.g. float32[B,3,8,8]")
     return tuple(c for c in CHECKS if c in checks)
+
+
+def _check_against_source(source: cell_source.CellSource | None, request: Request, parsed) -> None:
+    """A spec that cannot fit the Cell's own signatures fails here, at once, naming the signature: not in
+    a worker after MindSpore's import, once per check and version."""
+    if source is None:
+        return
+    construct, init, cell = source.construct, source.init, request.cell
+    if construct is not None and request.inputs_from is None and not construct.takes(len(parsed)):
+        raise UsageError(f"{cell}.{construct.text} takes {construct.expects()} after self, "
+                         f"{len(parsed)} given: one --input per parameter")  # fmt: skip
+    given = set(request.init or {})
+    if init is not None and (unknown := init.unknown(given)):
+        raise UsageError(f"{cell}.{init.text} has no parameter {', '.join(unknown)} (--init)")
+    if init is not None and (missing := init.missing(given)):
+        example = ", ".join(f'"{name}": ...' for name in missing)
+        raise UsageError(f"{cell}.{init.text} needs {', '.join(missing)}: --init '{{{example}}}'")
 
 
 def _locate(original: Path, module: str | None) -> Module:

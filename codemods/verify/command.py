@@ -1,4 +1,4 @@
-"""`graphmend verify`: the typer command over `codemods.verify.verify`."""
+"""`graphmend verify`: the typer command over `codemods.verify.verify_all`."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from rich.console import Console
 from codemods import config as configuration
 from codemods import targets as deploy_targets
 
-from .api import UsageError, applicable
-from .api import verify as run_verify
+from . import cell_source
+from .api import Request, UsageError, applicable, verify_all
 from .process import default_memory_limit, gigabytes
 from .report import CHECKS, render_json, render_table
 from .staging import shown
@@ -28,6 +28,8 @@ INPUT_HELP = (
 CHECKS_HELP = f"Comma-separated subset of {','.join(CHECKS)} (default: those of the target, all that apply)."
 TARGET_HELP = ("What you deploy: graph, strict, dynamic, export (repeatable or comma-separated): the checks that "
                "measure it run (default: the config's `target`, else every check).")  # fmt: skip
+TRAIN_HELP = ("Build the Cell with set_train(True) or set_train(False) (default: both when its construct reads "
+              "self.training, else eval).")  # fmt: skip
 MEMORY_HELP = (
     "GB of memory per worker before it is killed and its check fails; 0 = no limit "
     f"(default: a quarter of this machine's, {gigabytes(default_memory_limit())})."
@@ -45,13 +47,16 @@ def verify(
     inputs_from: Annotated[Path | None, typer.Option(help="Recorded inputs: an .npz, in order.")] = None,
     checks: Annotated[str | None, typer.Option(help=CHECKS_HELP)] = None,
     target_: Annotated[list[str] | None, typer.Option("--target", help=TARGET_HELP, show_default=False)] = None,
-    train: Annotated[bool, typer.Option("--train", help="Run in train mode (default: set_train(False)).")] = False,
+    train: Annotated[bool | None, typer.Option("--train/--eval", help=TRAIN_HELP, show_default=False)] = None,
     rtol: Annotated[float | None, typer.Option(help="Relative tolerance (default by dtype).")] = None,
     atol: Annotated[float | None, typer.Option(help="Absolute tolerance (default by dtype).")] = None,
     python: Annotated[str, typer.Option(help="Interpreter that runs the user code.")] = sys.executable,
     timeout: Annotated[float, typer.Option(help="Seconds per check before it is killed.")] = 120.0,
     memory_limit: Annotated[float | None, typer.Option(help=MEMORY_HELP, show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    template: Annotated[
+        bool, typer.Option("--template", help="Print a [[tool.graphmend.verify]] entry for the Cell and exit.")
+    ] = False,
 ) -> None:
     """Compile the original and the rewritten Cell in GRAPH_MODE and compare their numbers with PyNative.
 
@@ -60,32 +65,66 @@ def verify(
     try:
         _check_options(output_format, timeout)
         parsed = parse_target(target, python)
+        if template:
+            typer.echo(config_entry(parsed.path, parsed.cell), nl=False)
+            raise typer.Exit(0)
         rewritten, label = _rewritten(parsed.path, against, unsafe_fixes)
-        report = run_verify(
-            parsed.path,
-            rewritten,
-            parsed.cell,
-            _init(init),
-            inputs or [],
-            checks=_checks(checks) or _target_checks(target_, parsed.path, inputs or [], inputs_from),
-            python=python,
-            timeout=timeout,
-            rtol=rtol,
-            atol=atol,
-            train=train,
-            inputs_from=inputs_from,
-            module=parsed.module,
-            rewritten_label=label,
-            memory_limit=memory_limit,
-        )
+        sources = [cell_source.read(parsed.path, parsed.cell), cell_source.read(parsed.path, parsed.cell, rewritten)]
+        requests = [
+            Request(
+                parsed.path,
+                rewritten,
+                parsed.cell,
+                _init(init),
+                inputs or [],
+                checks=_checks(checks) or _target_checks(target_, parsed.path, inputs or [], inputs_from),
+                rtol=rtol,
+                atol=atol,
+                train=flag,
+                inputs_from=inputs_from,
+                module=parsed.module,
+                rewritten_label=label,
+            )  # fmt: skip
+            for flag in cell_source.modes(train, sources)
+        ]
+        reports = verify_all(requests, python=python, timeout=timeout, memory_limit=memory_limit)
     except UsageError as exc:
-        Console(stderr=True).print(f"[red]error:[/] {exc}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/] {exc}", highlight=False)
         raise typer.Exit(EXIT_USAGE) from None
-    if output_format == "json":
-        typer.echo(render_json(report))
+    if output_format == "json":  # one report, or a list of the two when both modes ran
+        documents = [json.loads(render_json(r)) for r in reports]
+        typer.echo(json.dumps(documents[0] if len(documents) == 1 else documents, indent=2))
     else:
-        render_table(report, Console())
-    raise typer.Exit(0 if report.passed else 1)
+        for report in reports:
+            render_table(report, Console())
+    raise typer.Exit(0 if all(r.passed for r in reports) else 1)
+
+
+def config_entry(path: Path, cell: str) -> str:
+    """A `[[tool.graphmend.verify]]` entry to start from, read from the signatures of `__init__` and
+    `construct`: a TODO where only the user knows the value (a spec left as it is fails to parse)."""
+    root = configuration.load([path]).root
+    name = path.relative_to(root) if path.is_relative_to(root) else path
+    source = cell_source.read(path, cell)
+    lines = ["[[tool.graphmend.verify]]", f'cell = "{name.as_posix()}:{cell}"']
+    init = source.init if source else None
+    if init is None:
+        lines.append("init = {}  # __init__ is not defined in this file: keyword arguments, if it takes any")
+    else:
+        needed = init.missing(set())
+        values = ", ".join(f"{n} = 0" for n in needed)
+        lines += [f"# {cell}.{init.text}",
+                  f"init = {{ {values} }}  # TODO: a value for each parameter without a default" if needed
+                  else "init = {}  # every parameter has a default"]  # fmt: skip
+    construct = source.construct if source else None
+    if construct is None:
+        lines.append('inputs = ["float32[B,TODO]"]  # construct is not defined in this file: one spec per input')
+    else:
+        specs = ", ".join('"float32[B,TODO]"' for _ in construct.positional[: construct.required])
+        lines += [f"# {cell}.{construct.text}: one spec per input, e.g. float32[B,3,224,224], int32[B,16]{{0,30000}},",
+                  "# int:4, none; a named dimension (B) is dynamic (graphmend verify --help)",
+                  f"inputs = [{specs}]"]  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 def _check_options(output_format: str, timeout: float) -> None:

@@ -125,6 +125,7 @@ class Report:
     verdicts: tuple[Verdict, ...]
     timings: Timings
     notes: tuple[str, ...] = field(default=())
+    train: bool = False  # built with set_train(True)
 
     @property
     def passed(self) -> bool:
@@ -155,24 +156,49 @@ def render_table(report: Report, console: Console | None = None) -> None:
         f"before: {report.original}",
         f"after:  {report.rewritten}",
         f"inputs: {', '.join(report.inputs) or 'none'}",
+        "mode:   training (set_train(True))" if report.train else "mode:   eval (set_train(False))",
     ]
     for line in header + report.reference.describe().splitlines() + list(report.notes):
         console.print(Text(f"  {line}"))
     problems = [v for v in report.verdicts if v.problem]
-    console.print(_table(report, problems, console.width))
-    for number, verdict in enumerate(problems, 1):
-        console.print(Text(f"[{number}] {verdict.check}, {verdict.version}: {_details(verdict)}"))
+    # the same error in several checks and versions (an import that fails fails them all) is told once
+    groups: dict[str, list[Verdict]] = {}
+    for verdict in problems:  # the same error on the same source line: the two versions name it differently
+        failure, where = verdict.failure, verdict.failure and verdict.failure.where
+        key = f"{failure.headline()}|{where.code if where else ''}" if failure else _details(verdict)
+        groups.setdefault(key, []).append(verdict)
+    numbers = {(v.check, v.version): n for n, same in enumerate(groups.values(), 1) for v in same}
+    console.print(_table(report, numbers, console.width))
+    for number, same in enumerate(groups.values(), 1):
+        console.print(Text(f"[{number}] {_where(same)}: {_details(same[0])}{_hint(same[0])}"))
     _print_outcome(report, console)
 
 
-def _table(report: Report, problems: list[Verdict], width: int) -> Table:
-    """One row per check and version; errors cut to the terminal, and printed in full below."""
+def _where(verdicts: list[Verdict]) -> str:
+    """`graph, before`; `graph, strict; before and after` for a group."""
+    checks = list(dict.fromkeys(v.check for v in verdicts))
+    versions = list(dict.fromkeys(v.version for v in verdicts))
+    if len(verdicts) == 1:
+        return f"{checks[0]}, {versions[0]}"
+    return f"{', '.join(checks)}; {' and '.join(versions)}"
+
+
+def _hint(verdict: Verdict) -> str:
+    failure = verdict.failure
+    if failure and failure.stage == "import" and failure.kind == "ModuleNotFoundError":
+        return ("\n    the Cell's module imports a module the workers' interpreter does not have: install it there,"
+                " or pass --python with an interpreter that has it")  # fmt: skip
+    return ""
+
+
+def _table(report: Report, numbers: dict[tuple[str, str], int], width: int) -> Table:
+    """One row per check and version; errors cut to the terminal, and printed in full below (`numbers`:
+    each failing row's footnote)."""
     table = Table()
     for header, size in COLUMNS:
         table.add_column(header, justify="right" if header in NUMERIC else "left", no_wrap=True, min_width=size)
     room = max(width - sum(size + 3 for _, size in COLUMNS) - 4, 12)
     table.add_column("error / note", no_wrap=True, max_width=room)
-    numbers = {(v.check, v.version): n for n, v in enumerate(problems, 1)}
     for verdict in report.verdicts:
         number = numbers.get((verdict.check, verdict.version))
         text = (verdict.problem or verdict.note or "").partition("\n")[0]
@@ -203,9 +229,12 @@ def _details(verdict: Verdict) -> str:
 
 def _print_outcome(report: Report, console: Console) -> None:
     t = report.timings
-    imports = " + ".join(f"{s:.1f}" for s in t.import_s)
-    spent = f"import mindspore {imports} s; compile {t.compile_s:.1f} s; wall {t.wall_s:.1f} s"
-    console.print(f"{t.workers} worker(s); {spent}", highlight=False)
+    compiled = f"compile {t.compile_s:.1f} s; wall {t.wall_s:.1f} s"
+    if t.import_s:
+        imports = " + ".join(f"{s:.1f}" for s in t.import_s)
+        console.print(f"{t.workers} worker(s); import mindspore {imports} s; {compiled}", highlight=False)
+    else:  # a Verifier's workers, started for an earlier Cell of the run
+        console.print(f"the run's workers (MindSpore already imported); {compiled}", highlight=False)
     if report.passed:
         shapes = " (shapes and dtypes only: random)" if report.reference.random else ""
         console.print(f"[green]PASS[/]: every requested check passes after the rewrite{shapes}")
