@@ -17,7 +17,7 @@ from codemods.evidence import CELLS as EVIDENCE
 from codemods.verify import CHECKS, Report, Request
 
 REPO = Path(__file__).resolve().parents[1]
-CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608")
+CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609")
 FIXED = ("GM602", "GM603", "GM604", "GM605")
 # the first line MindSpore 2.10 gives for each rule's construct, in every configuration
 ERRORS = {
@@ -84,3 +84,13 @@ def test_gm608_tensor_identity_is_false_under_lax_and_fails_under_strict(reports
     by_check = {v.check: " ".join((v.problem or "").split()) for v in report.verdicts if v.version == "before"}
     assert "values differ" in by_check["graph"] and "values differ" in by_check["dynamic"], by_check
     assert "values differ" not in by_check["strict"], by_check
+
+
+def test_gm609_in_on_a_tensor_fails_strict_and_export_only_and_the_fix_passes_everywhere(reports):
+    report, applied = reports["GM609"]
+    assert applied == 2  # `2 in h` and `-1 not in h`, both tests of an op's result: safe
+    assert report.reference.version == "before" and not report.reference.random
+    assert failing(report, "before") == {"strict", "export"}
+    message = "the inputs should be constant, but found variable"
+    assert all(message in p for p in problems(report, "before")), problems(report, "before")
+    assert failing(report, "after") == set(), problems(report, "after")

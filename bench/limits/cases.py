@@ -329,7 +329,8 @@ ROWS: tuple[Row, ...] = (
             _n("tensor_in_tuple", "s = x.sum()\nreturn x * 3 if s in (s * 2, s) else x"),
             _n("string_in_dict", "d = {'a': 1}\nreturn x * 2 if 'a' in d else x"),
         ),
-        why="`v in tensor` fails under STRICT and export; no rule yet (`(t == v).any()` would be the rewrite)",
+        rules=("GM609",),
+        why="only `v in tensor` failed (STRICT, export); `in` on a tuple or a dict ran everywhere",
     ),
     Row(
         20,
