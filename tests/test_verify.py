@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -450,6 +451,30 @@ def test_template_prints_a_config_entry_from_the_signatures(tmp_path):
         "# int:4, none; a named dimension (B) is dynamic (graphmend verify --help)\n"
         'inputs = ["float32[B,TODO]"]\n'
     )
+
+
+def test_fix_verify_proves_each_configured_cell_on_the_runs_one_pair_of_workers(tmp_path):
+    """`fix --verify` over two files, each with a configured Cell: both are proven (their tables printed)
+    before they are written, and the second is verified on the workers the first one started."""
+    for name in ("a.py", "b.py"):
+        shutil.copy(REPO / "examples" / "batch_renorm.py", tmp_path / name)
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.graphmend]\n"
+        + "".join(
+            f'[[tool.graphmend.verify]]\ncell = "{n}:GrowingClip"\ninputs = ["float32[B,3,4,4]"]\n'
+            for n in ("a.py", "b.py")
+        )  # fmt: skip
+    )
+    original = (tmp_path / "a.py").read_text()
+    done = subprocess.run([str(GRAPHMEND), "fix", "--verify", "-j", "1", "--no-cache", "."], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ, COLUMNS="200"))  # fmt: skip
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert done.stdout.count("PASS: every requested check passes after the rewrite") == 2, done.stdout
+    assert done.stdout.count("2 worker(s); import mindspore") == 1, done.stdout
+    assert done.stdout.count("the run's workers (MindSpore already imported)") == 1, done.stdout
+    for name in ("a.py", "b.py"):  # proven, then written
+        assert (tmp_path / name).read_text() != original and ".set_data(" not in (tmp_path / name).read_text()
+    assert [p for p in tmp_path.iterdir() if p.name.startswith("graphmend-verify")] == []
 
 
 def test_verify_all_imports_mindspore_once_and_each_cell_from_its_own_tree(tmp_path):
