@@ -72,10 +72,11 @@ def _cell(which: str) -> tuple[str, str, tuple[str, ...], bool]:
 
 
 def shapes(inputs: tuple[str, ...]) -> list[list[tuple[int, bool]]]:
-    """`float32[B,3,4,4]` → [(2, True), (3, False), ...]: the batch is named (dynamic), 2 at first."""
+    """`float32[B,3,4,4]` → [(2, True), (3, False), ...]: the batch is named (dynamic), 2 at first. A
+    value range (`float32[B,4]{-2,3}`) is left out: the tracebacks come from compiling, not from values."""
     out = []
     for spec in inputs:
-        dims = re.fullmatch(r"float32\[(.*)\]", spec).group(1).split(",")
+        dims = re.fullmatch(r"float32\[(.*?)\](?:\{[^}]*\})?", spec).group(1).split(",")
         out.append([(2, True) if not d.isdigit() else (int(d), False) for d in dims])
     return out
 
