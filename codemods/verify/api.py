@@ -86,10 +86,9 @@ def verify_all(
 ) -> list[Report]:
     """`verify` of each request, in order, on one pair of workers (a `Verifier`). Every request is
     checked before any worker starts: a bad one raises UsageError and runs nothing."""
-    for request in requests:
-        _Prepared.of(request)
+    ready = [_Prepared.of(request) for request in requests]
     with Verifier(python=python, timeout=timeout, memory_limit=memory_limit) as verifier:
-        return [verifier.verify(request) for request in requests]
+        return [verifier._run(prepared) for prepared in ready]
 
 
 class Verifier:
@@ -128,7 +127,9 @@ class Verifier:
             self._tmp = None
 
     def verify(self, request: Request) -> Report:
-        prepared = _Prepared.of(request)
+        return self._run(_Prepared.of(request))
+
+    def _run(self, prepared: _Prepared) -> Report:
         if self._tmp is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="graphmend-verify-")
         self._count += 1
