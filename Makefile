@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench corpus-check evidence realcells limits clean
+.PHONY: demo test lint bench bench-recorded corpus-check evidence realcells limits clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ lint: $(STAMP)
 # `make bench ARGS="--subset 300"` is a quick run; the whole corpus takes about an hour on 2 cores.
 bench: $(STAMP)
 	$(PY) bench/run.py $(ARGS)
+	$(PY) bench/recorded_mindcv.py
+
+# record and verify --recorded on mindcv against a bare forward pass and bare compiles (a few minutes)
+bench-recorded: $(STAMP)
+	$(PY) bench/recorded_mindcv.py
 
 corpus-check: $(STAMP)
 	$(PY) bench/corpus_check.py $(ARGS)

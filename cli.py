@@ -29,13 +29,23 @@ HUMAN = ("text", "concise", "full")  # followed by a summary
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 
-from codemods.verify.command import verify as _verify_command  # noqa: E402, I001
+from codemods.verify.command import record as _record_command, verify as _verify_command  # noqa: E402, I001
 
 app.command("verify")(_verify_command)
+app.command("record", context_settings={"allow_interspersed_args": False})(_record_command)
 
-err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # messages quote user paths and code
+# messages quote user paths and code: no markup, no :emoji: codes (`mindcv.models.coat:CoaT` is no coat)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 Paths = Annotated[list[Path] | None, typer.Argument(help="Files or directories (default: .).", show_default=False)]
+Recorded = Annotated[
+    Path | None,
+    typer.Option(
+        "--recorded",
+        help="With --verify: also prove each Cell the fix touches with what `graphmend record` put in this folder.",
+        show_default=False,
+    ),
+]  # fmt: skip
 Select = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to run (GM101,GM2).")]
 Ignore = Annotated[str | None, typer.Option(help="Comma-separated rule codes or prefixes to skip.")]
 Unsafe = Annotated[
@@ -169,6 +179,7 @@ def fix(
         ),
     ] = False,  # fmt: skip
     force: Annotated[bool, typer.Option("--force", help="Write even when verification fails.")] = False,
+    recorded: Recorded = None,
     select: Select = None,
     extend_select: ExtendSelect = None,
     ignore: Ignore = None,
@@ -196,6 +207,7 @@ def fix(
     2 on errors (a file not written counts as an error).
     """
     output_format = _check_format(output_format, output_file)
+    recording = _recording(recorded, verify)
     session, data = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore, target=target,
                           unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
                           force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
@@ -238,6 +250,7 @@ def fix(
         # left is printed as soon as every file before it (in path order) is done
         shared = sessions.Outcome([])
         left = {}
+        tally = sessions.Tally()
 
         def remaining_of(result: FileResult) -> list:
             if result.path not in left:  # decided when the result arrives, right after its write
@@ -245,12 +258,15 @@ def fix(
             return left[result.path]
 
         with contextlib.ExitStack() as stack:
-            prove = _proof(session, force, stack) if verify else None
+            prove = _proof(session, force, stack, recording, tally) if verify else None
             outcome = _streamed(session, quiet, output_format, output_file, remaining_of, outcome=shared,
                                 write=True, prove=prove)  # fmt: skip
         for warning in outcome.warnings:
             err.print(f"warning: {printable(warning)}")
         remaining = sorted(f for r in outcome.results for f in remaining_of(r))
+        if recording is not None and not quiet:
+            for line in tally.lines():
+                err.print(printable(line))
     _print_errors(outcome.results)
     for message in outcome.failed:
         err.print(f"error: {printable(message)}")
@@ -282,6 +298,7 @@ def report(
             "--verify", help="Also verify the Cells of [tool.graphmend.verify] in changed files and show their tables."
         ),
     ] = False,  # fmt: skip
+    recorded: Recorded = None,
     select: Select = None,
     extend_select: ExtendSelect = None,
     ignore: Ignore = None,
@@ -303,6 +320,7 @@ def report(
     """
     from codemods.output.html import render_report
 
+    recording = _recording(recorded, verify)
     session, _ = _open(paths, fix=True, select=select, extend_select=extend_select, ignore=ignore, target=target,
                        unsafe=unsafe_fixes, exclude=[*(exclude or ()), *(extend_exclude or ())],
                        force_exclude=force_exclude, config=config, jobs=jobs, no_cache=no_cache,
@@ -316,7 +334,7 @@ def report(
         with Verifier() as verifier:  # one pair of workers for every Cell of the report
             for result in [r for r in outcome.results if r.changed]:
                 for cell, report in sessions.verifications(result, session.settings, session.choice.targets,
-                                                           verifier):  # fmt: skip
+                                                           verifier, recording):  # fmt: skip
                     err.print(f"verified {cell}")
                     verifications.append((cell, report))
     html = render_report(outcome.results, verifications, unsafe=session.unsafe)
@@ -598,16 +616,39 @@ def _stopped(outcome: sessions.Outcome, quiet: bool) -> None:
     raise typer.Exit(128 + outcome.stopped_by)
 
 
-def _proof(session: sessions.Session, force: bool, stack: contextlib.ExitStack):
-    """`fix --verify`: a changed file is written only once its configured Cells are proven, all of them on
-    one pair of verifier workers, closed with `stack`."""
+def _recording(folder: Path | None, verify: bool):
+    """The recording of --recorded (only with --verify); a folder without one is a usage error."""
+    if folder is None:
+        return None
+    from codemods.verify import UsageError
+    from codemods.verify.recording import Recording
+
+    try:
+        if not verify:
+            raise UsageError("--recorded goes with --verify: fix --verify --recorded DIR")
+        return Recording.load(folder)
+    except UsageError as exc:
+        err.print(f"error: {printable(str(exc))}")
+        raise typer.Exit(2) from exc
+
+
+def _proof(session: sessions.Session, force: bool, stack: contextlib.ExitStack, recording=None, tally=None):
+    """`fix --verify`: a changed file is written only once its configured Cells (and, with a recording, the
+    Cells the fix touches that it reached) are proven, all of them on one pair of verifier workers, closed
+    with `stack`. A touched Cell the recording did not reach does not hold the file back; `tally` lists it."""
     from codemods.verify import Verifier, render_table
+    from codemods.verify.recording import NotReached
 
     console = Console()
     verifier = stack.enter_context(Verifier())
 
     def prove(result: FileResult) -> str | None:
-        for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier):
+        for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier,
+                                                   recording):  # fmt: skip
+            if tally is not None:
+                tally.add(cell, report)
+            if isinstance(report, NotReached):  # listed by the tally at the end; the file is still written
+                continue
             if isinstance(report, str):
                 return f"{result.path}: cannot verify {cell}: {report}; not written"
             render_table(report, console)

@@ -31,6 +31,7 @@ from codemods.targets import Target
 
 if TYPE_CHECKING:  # the verifier package is imported only by a run that verifies
     from codemods.verify import Verifier
+    from codemods.verify.recording import Recording
 
 
 class NothingToCheck(Exception):
@@ -282,34 +283,94 @@ def verifications(
     settings: configuration.Settings,
     targets: frozenset[Target] | None = None,
     verifier: Verifier | None = None,
+    recording: Recording | None = None,
 ) -> Iterator[tuple[str, object]]:
     """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file
-    (twice, eval and "Cell (training)", when its construct reads `self.training`),
-    with the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across
-    its files; None: workers for this file alone). This runs the user's code, in the verifier's child
-    processes."""
+    (twice, eval and "Cell (training)", when its construct reads `self.training`), then, with a
+    `recording`, for each other Cell the fix touches (directly, through a helper, or its base): one per
+    recorded sample, or a recording.NotReached (a str: why not) when the recording cannot verify it. With
+    the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across its
+    files; None: workers for this file alone). This runs the user's code, in the verifier's child processes."""
     from codemods.targets import checks as checks_of
     from codemods.verify import Request, UsageError, Verifier, cell_source
     from codemods.verify.api import applicable
 
     mine = verifier is None
     verifier = verifier or Verifier()
+    source = result.output.decode(result.encoding)  # type: ignore[union-attr]
+
+    def run(label: str, request: Request) -> tuple[str, object]:
+        try:
+            return label, verifier.verify(request)
+        except UsageError as exc:
+            return label, str(exc)
+
     try:
-        for target in [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]:
+        configured = [t for t in settings.verify if t.file(settings.root) == Path(result.path).resolve()]
+        for target in configured:
             checks = applicable(checks_of(targets), target.inputs) if targets is not None else None
-            source = result.output.decode(result.encoding)  # type: ignore[union-attr]
             cell, path = target.cell.rpartition(":")[2], target.file(settings.root)
             sources = [cell_source.read(path, cell), cell_source.read(path, cell, source)]
             for train in cell_source.modes(None, sources):  # both when construct reads self.training
                 request = Request(path, source, cell, target.init, list(target.inputs), checks=checks, train=train)
-                try:
-                    report: object = verifier.verify(request)
-                except UsageError as exc:
-                    report = str(exc)
-                yield target.cell + (" (training)" if train else ""), report
+                yield run(target.cell + (" (training)" if train else ""), request)
+        if recording is not None:
+            yield from _recorded(result, source, recording, {t.cell.rpartition(":")[2] for t in configured},
+                                 None if targets is None else checks_of(targets), run)  # fmt: skip
     finally:
         if mine:
             verifier.close()
+
+
+def _recorded(result: FileResult, source: str, recording: Recording, configured: set[str], checks, run):
+    from codemods.verify.recording import NotReached
+    from codemods.verify.staging import locate, shown
+    from codemods.verify.touched import touched
+
+    path = Path(result.path).resolve()
+    module = locate(path).name
+    for cell in touched(result.original.decode(result.encoding), source):
+        if cell.cell in configured:
+            continue
+        label = f"{shown(str(path))}:{cell.cell}"
+        made = recording.requests(module, path, source, cell.cell, checks=checks)
+        if isinstance(made, NotReached):
+            yield label, made
+            continue
+        for name, request in made:
+            yield run(f"{shown(str(path))}:{name}" + (" (training)" if request.train else ""), request)
+
+
+@dataclass
+class Tally:
+    """What `fix --verify --recorded` and `verify --recorded` say at the end: each touched Cell's fate."""
+
+    proven: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    not_run: list[tuple[str, str]] = field(default_factory=list)  # (Cell, why its verification could not run)
+    unverified: list[tuple[str, str]] = field(default_factory=list)  # (Cell, what the recording lacks)
+
+    def add(self, cell: str, report: object) -> None:
+        from codemods.verify.recording import NotReached
+
+        if isinstance(report, NotReached):
+            self.unverified.append((cell, str(report)))
+        elif isinstance(report, str):
+            self.not_run.append((cell, report))
+        elif report.passed:  # type: ignore[attr-defined]
+            self.proven.append(cell)
+        else:
+            self.failed.append(cell)
+
+    def lines(self) -> list[str]:
+        total = len(self.proven) + len(self.failed) + len(self.not_run) + len(self.unverified)
+        counts = (f"{len(self.proven)} proven, {len(self.failed)} failed, {len(self.not_run)} could not run, "
+                  f"{len(self.unverified)} not verified from the recording")  # fmt: skip
+        lines = [f"verified {total} Cell(s): {counts}"]
+        lines += [f"  failed: {c}" for c in self.failed]
+        lines += [f"  could not run: {c}: {why}" for c, why in self.not_run]
+        lines += [f"  not verified: {c}: {why}" for c, why in self.unverified]
+        return lines
 
 
 def add_ignores(results: Sequence[FileResult]) -> Outcome:

@@ -26,6 +26,7 @@ from codemods.rule import Finding
 from codemods.rules import RULES, doc_sections
 from codemods.targets import spelled
 from codemods.verify import Report, render_json
+from codemods.verify.recording import NotReached
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
 STATUS_LABELS = {FIXED: "fixed", UNSAFE: "unsafe fix", MANUAL: "manual"}
@@ -134,10 +135,13 @@ def _header(results, items, verifications, unsafe: bool) -> str:
         _card("manual", by_status[MANUAL], "manual", "#files", "no automatic fix", "bad"),
         _card("errors", errors, "errors", "#errors", "not read or parsed", "bad"),
     ]
-    if verifications:
-        passed = sum(1 for d in reports if d["passed"])
-        tone = "ok" if passed == len(verifications) else "bad"
-        cards.append(_card("verified", passed, "verified", "#verification", f"of {len(verifications)} Cells", tone))
+    unreached = sum(1 for _, r in verifications if isinstance(r, NotReached))
+    if len(verifications) > unreached:
+        passed, tried = sum(1 for d in reports if d["passed"]), len(verifications) - unreached
+        tone = "ok" if passed == tried else "bad"
+        cards.append(_card("verified", passed, "verified", "#verification", f"of {tried} Cells", tone))
+    if unreached:
+        cards.append(_card("unverified", unreached, "not verified", "#verification", "from the recording", "warn"))
     return (
         '<header class="top"><div class="wrap">'
         '<div class="brand"><span class="logo">gm</span><span>graphmend</span></div>'
@@ -228,6 +232,11 @@ def _verifications(verifications: Sequence[tuple[str, Report | str]]) -> str:
 
 
 def _verify_card(label: str, report: Report | str) -> str:
+    if isinstance(report, NotReached):
+        return (
+            f'<div class="verify" data-cell="{_e(label)}"><h3><code>{_e(label)}</code> '
+            f'<span class="badge warn">not verified</span></h3><p class="problem">{_e(report)}</p></div>'
+        )
     if isinstance(report, str):
         return (
             f'<div class="verify" data-cell="{_e(label)}"><h3><code>{_e(label)}</code> '

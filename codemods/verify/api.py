@@ -44,6 +44,7 @@ class Request:
     inputs_from: Path | None = None
     module: str | None = None
     rewritten_label: str | None = None
+    recorded: dict | None = None  # a sample of a recording (recording.Recording.requests), instead of init/inputs
 
 
 def verify(
@@ -149,13 +150,16 @@ class _Prepared:
     @classmethod
     def of(cls, request: Request) -> _Prepared:
         parsed = _parse_inputs(request.inputs, request.inputs_from)
-        plan = Plan(_pick_checks(request.checks, parsed))
         mod = _locate(request.original, request.module)
-        _check_against_source(cell_source.read(mod.path, request.cell), request, parsed)
+        if request.recorded is None:
+            plan = Plan(_pick_checks(request.checks, parsed))
+            _check_against_source(cell_source.read(mod.path, request.cell), request, parsed)
+        else:
+            plan = Plan(_pick_recorded(request.checks, request.recorded))
         name = shown(str(mod.path))
         labels = (name, request.rewritten_label or f"{name} (rewritten by graphmend)")
         _config(request.cell, request.init or {}, parsed, request.inputs_from, request.train, request.rtol,
-                request.atol)  # fmt: skip
+                request.atol, request.recorded)  # fmt: skip
         return cls(request, parsed, plan, mod, labels)
 
     def run(self, tmp: Path, index: int, runners: dict[str, Runner], python, timeout, limit) -> Report:
@@ -168,7 +172,7 @@ class _Prepared:
             "before": original_version(mod),
             "after": rewritten_version(mod, r.rewritten_source, data / "src"),
         }
-        config = _config(r.cell, r.init or {}, self.parsed, r.inputs_from, r.train, r.rtol, r.atol)
+        config = _config(r.cell, r.init or {}, self.parsed, r.inputs_from, r.train, r.rtol, r.atol, r.recorded)
         imported = {v: len(runners[v].import_seconds) if v in runners else 0 for v in VERSIONS}
         for version in VERSIONS:
             launch = _launch(version, versions[version], config, tmp, python, timeout, limit)
@@ -183,18 +187,18 @@ class _Prepared:
         where = _Paths(versions, mod, self.labels[1])
         verdicts = tuple(_verdict(c, v, outcome.checks[c, v], where) for c in self.plan.checks for v in VERSIONS)
         imports = tuple(s for v in VERSIONS for s in runners[v].import_seconds[imported[v] :])
+        inputs, notes = _recorded_text(r.recorded) if r.recorded else (None, ())
+        same = mod.path.read_text(encoding="utf-8") == r.rewritten_source
         return Report(
             target=f"{self.labels[0]}:{r.cell}",
             original=self.labels[0],
             rewritten=self.labels[1],
-            inputs=tuple(spec_text.describe(s) for s in self.parsed) or _npz_label(r.inputs_from),
+            inputs=inputs or tuple(spec_text.describe(s) for s in self.parsed) or _npz_label(r.inputs_from),
             checks=self.plan.checks,
             reference=_reference(outcome, where),
             verdicts=verdicts,
             timings=Timings(time.perf_counter() - started, imports, sum(v.compile_s or 0.0 for v in verdicts)),
-            notes=("the two versions are the same source",)
-            if mod.path.read_text(encoding="utf-8") == r.rewritten_source
-            else (),
+            notes=(("the two versions are the same source",) if same else ()) + notes,
             train=r.train,
         )
 
@@ -235,6 +239,25 @@ def _pick_checks(checks: Sequence[str] | None, parsed: tuple[spec_text.Spec, ...
     return tuple(c for c in CHECKS if c in checks)
 
 
+def _pick_recorded(checks: Sequence[str] | None, recorded: dict) -> tuple[str, ...]:
+    """The checks of a recorded call: the dynamic one only with a second recorded call of other sizes."""
+    wanted = CHECKS if checks is None else checks
+    unknown = [c for c in wanted if c not in CHECKS]
+    if unknown:
+        raise UsageError(f"unknown check {', '.join(unknown)}: choose from {', '.join(CHECKS)}")
+    dynamic = recorded.get("partner") is not None
+    chosen = tuple(c for c in CHECKS if c in wanted and (c != "dynamic" or dynamic))
+    if not chosen:
+        raise UsageError("the dynamic check needs two recorded calls of other sizes; the recording has one")
+    return chosen
+
+
+def _recorded_text(recorded: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from .recording import describe  # it builds Requests: imported when a recorded one runs
+
+    return describe(recorded)
+
+
 def _check_against_source(source: cell_source.CellSource | None, request: Request, parsed) -> None:
     """A spec that cannot fit the Cell's own signatures fails here, at once, naming the signature: not in
     a worker after MindSpore's import, once per check and version."""
@@ -258,7 +281,7 @@ def _locate(original: Path, module: str | None) -> Module:
     return locate(Path(original), module)
 
 
-def _config(cell, init, parsed, inputs_from, train, rtol, atol) -> dict:
+def _config(cell, init, parsed, inputs_from, train, rtol, atol, recorded=None) -> dict:
     if not isinstance(init, dict):
         raise UsageError(f"the init arguments must be a JSON object of keyword arguments, not {init!r}")
     return {
@@ -270,6 +293,7 @@ def _config(cell, init, parsed, inputs_from, train, rtol, atol) -> dict:
         "seed": SEED,
         "rtol": rtol,
         "atol": atol,
+        "recorded": recorded,
     }
 
 

@@ -16,6 +16,8 @@ from codemods import targets as deploy_targets
 from . import cell_source
 from .api import Request, UsageError, applicable, verify_all
 from .process import default_memory_limit, gigabytes
+from .recording import LIMITS, NotReached, Recording
+from .recording import record as run_recorded
 from .report import CHECKS, render_json, render_table
 from .staging import shown
 from .target import parse_target
@@ -36,8 +38,20 @@ MEMORY_HELP = (
 )
 
 
+RECORDED_HELP = (
+    "A folder `graphmend record` made: fix the PATHS in memory and verify every Cell the fix touches "
+    "with the recorded constructors, Parameters and inputs (TARGET is then PATHS, default .)."
+)
+
+
 def verify(
-    target: Annotated[str, typer.Argument(help="path/to/file.py:CellName or package.module:CellName")],
+    target: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="path/to/file.py:CellName or package.module:CellName; with --recorded, PATHS.", show_default=False
+        ),
+    ] = None,  # fmt: skip
+    recorded: Annotated[Path | None, typer.Option("--recorded", help=RECORDED_HELP, show_default=False)] = None,
     against: Annotated[Path | None, typer.Option(help="Compare with this file instead of graphmend's fix.")] = None,
     unsafe_fixes: Annotated[
         bool, typer.Option("--unsafe-fixes", help="Let graphmend's fix apply unsafe fixes too.")
@@ -60,11 +74,20 @@ def verify(
 ) -> None:
     """Compile the original and the rewritten Cell in GRAPH_MODE and compare their numbers with PyNative.
 
-    Exit 0 when every requested check passes after the rewrite, 1 otherwise, 2 on a usage error.
+    Exit 0 when every requested check passes after the rewrite, 1 otherwise, 2 on a usage error. With
+    --recorded: 0 when every touched Cell the recording reached is proven (those it did not reach are
+    listed), 1 when one fails or cannot be verified.
     """
     try:
         _check_options(output_format, timeout)
-        parsed = parse_target(target, python)
+        if recorded is not None:
+            code = _verify_recorded(target or ["."], recorded, unsafe_fixes, _checks(checks), target_, python,
+                                    timeout, memory_limit, output_format)  # fmt: skip
+            raise typer.Exit(code)
+        if not target or len(target) != 1:
+            raise UsageError(f"give one TARGET (path/to/file.py:CellName), not {len(target or ())}; "
+                             "--recorded DIR verifies the Cells of many files")  # fmt: skip
+        parsed = parse_target(target[0], python)
         if template:
             typer.echo(config_entry(parsed.path, parsed.cell), nl=False)
             raise typer.Exit(0)
@@ -98,6 +121,100 @@ def verify(
         for report in reports:
             render_table(report, Console())
     raise typer.Exit(0 if all(r.passed for r in reports) else 1)
+
+
+def _verify_recorded(paths, folder, unsafe, checks, target, python, timeout, memory_limit, output_format) -> int:
+    """`verify --recorded`: fix PATHS in memory (nothing is written), then verify the touched Cells."""
+    from codemods import session as sessions
+    from codemods.verify import Verifier
+
+    from .recording import Recording
+
+    recording = Recording.load(folder)
+    try:
+        targets = deploy_targets.parse(target) if target else None
+        session = sessions.open_session([Path(p) for p in paths], sessions.Options(unsafe=unsafe or None,
+                                        target=targets, cache=False), fix=True)  # fmt: skip
+    except (deploy_targets.TargetError, configuration.ConfigError, sessions.NothingToCheck) as exc:
+        raise UsageError(str(exc)) from None
+    console, err = Console(), Console(stderr=True, soft_wrap=True, markup=False, emoji=False, highlight=False)
+    outcome = sessions.run(session)
+    tally, documents = sessions.Tally(), []
+    with Verifier(python=python, timeout=timeout, memory_limit=memory_limit) as verifier:
+        for result in [r for r in outcome.results if r.changed]:
+            for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier,
+                                                           recording):  # fmt: skip
+                tally.add(cell, report)
+                if isinstance(report, str):
+                    documents.append({"cell": cell, "status": "not verified" if isinstance(report, NotReached)
+                                      else "could not run", "why": str(report)})  # fmt: skip
+                elif output_format == "json":
+                    documents.append({"cell": cell, "status": "proven" if report.passed else "failed"}
+                                     | json.loads(render_json(report)))  # fmt: skip
+                else:
+                    render_table(report, console)
+    for result in outcome.results:
+        if result.error:
+            err.print(f"error: {result.error}", highlight=False)
+    if checks:
+        err.print("note: --checks is not used with --recorded; --target chooses the checks", highlight=False)
+    if output_format == "json":
+        typer.echo(json.dumps(documents, indent=2))
+    changed = sum(1 for r in outcome.results if r.changed)
+    err.print(f"{changed} file(s) the fix changes; recording {recording.folder}", highlight=False)
+    for line in tally.lines():
+        err.print(line, highlight=False)
+    return 1 if tally.failed or tally.not_run else 0
+
+
+def record(
+    command: Annotated[
+        list[str],
+        typer.Argument(help="What to run, e.g. python train.py --steps 1.", metavar="COMMAND...", show_default=False),
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The recording folder, made anew.")] = Path(
+        "graphmend-recording"
+    ),
+    tree: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Where the Cells to record are defined (repeatable; default: the current directory).",
+            show_default=False,
+        ),
+    ] = None,  # fmt: skip
+    max_samples: Annotated[int, typer.Option(help="Samples kept per Cell class.")] = LIMITS["max_samples"],
+    max_array_mb: Annotated[float, typer.Option(help="An array over this is kept as its statistics.")] = LIMITS[
+        "max_array_mb"
+    ],
+    max_cell_mb: Annotated[float, typer.Option(help="Arrays (inputs, Parameters) kept per Cell class.")] = LIMITS[
+        "max_cell_mb"
+    ],
+    max_total_mb: Annotated[float, typer.Option(help="Arrays kept in all.")] = LIMITS["max_total_mb"],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but COMMAND's own output.")] = False,
+) -> None:
+    """Run COMMAND in PyNative and record how each Cell of the tree is built and called, for `verify
+    --recorded` and `fix --verify --recorded`.
+
+    COMMAND is your code, run as you would run it (every Python process it starts loads the recorder);
+    GRAPH_MODE is kept in PyNative while it runs. Exit with COMMAND's exit code, 2 on a usage error.
+    """
+    err = Console(stderr=True, soft_wrap=True, markup=False, emoji=False, highlight=False)
+    limits = {"max_samples": max_samples, "max_array_mb": max_array_mb, "max_cell_mb": max_cell_mb,
+              "max_total_mb": max_total_mb}  # fmt: skip
+    try:
+        if max_samples < 1 or min(max_array_mb, max_cell_mb, max_total_mb) < 0:
+            raise UsageError("--max-samples must be at least 1 and the sizes in MB at least 0")
+        code, seconds = run_recorded(command, output, tree or [Path(".")], limits)
+        recording = Recording.load(output)
+    except UsageError as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    if not quiet:
+        ended = "exit 0" if code == 0 else f"exit {code}: what ran before it ended is recorded"
+        err.print(f"graphmend record: {' '.join(command)} ran {seconds:.1f} s ({ended})", highlight=False)
+        for line in recording.summary():
+            err.print(line, highlight=False)
+    raise typer.Exit(code)
 
 
 def config_entry(path: Path, cell: str) -> str:

@@ -32,6 +32,7 @@ Every job builds a fresh instance: a compiled instance keeps its graph.
 
 import ctypes
 import faulthandler
+import functools
 import importlib
 import importlib.util
 import json
@@ -277,6 +278,7 @@ class Worker:
         self.tols = {d: (_pick(rtol, r), _pick(atol, a)) for d, (r, a) in DEFAULT_TOL.items()}
         sys.path[:0] = config["sys_path"]
         sys.path.append(config["fallback_path"])
+        self.recorded = config.get("recorded")  # a sample of `graphmend record`: how to build and call
         self._cell_class = None
 
     def load(self, config: dict) -> None:
@@ -370,13 +372,24 @@ class Worker:
         ms.set_seed(self.seed)
         random.seed(self.seed)
         try:
-            net = cls(**self.config["init"])
+            net = self.construct_cell(cls)
             if params is not None:
                 load_params(net, params)
+            elif self.recorded and self.recorded["sample"]["params"]:
+                load_recorded(net, self.recorded["sample"]["params"], self.recorded["dir"])
             net.set_train(self.config["train"])
         except BaseException as exc:
             raise JobError("build") from exc
         return net
+
+    def construct_cell(self, cls):
+        if self.recorded is None:
+            return cls(**self.config["init"])
+        init = self.recorded["sample"]["init"]
+        rng = np.random.default_rng(self.seed)
+        folder = self.recorded["dir"]
+        return cls(*[decode(a, folder, rng) for a in init["args"]],
+                   **{k: decode(v, folder, rng) for k, v in init["kwargs"].items()})  # fmt: skip
 
     def export(self, net, path: str):
         start = time.perf_counter()
@@ -395,10 +408,10 @@ class Worker:
         return [self.call(net, grow, f"call {i + 1}") for i, grow in enumerate(sizes)]
 
     def call(self, net, grow: int, stage: str) -> dict:
-        inputs = self.inputs(grow)
+        inputs, keywords = self.call_inputs(grow)
         start = time.perf_counter()
         try:
-            out = net(*inputs)
+            out = net(*inputs, **keywords)
             outputs = flatten(out, "out")
         except BaseException as exc:
             raise JobError(stage, time.perf_counter() - start if stage == "call 1" else None) from exc
@@ -415,7 +428,19 @@ class Worker:
     # -- inputs ------------------------------------------------------------------------------
 
     def inputs(self, grow: int) -> list:
-        """Fresh input objects for one call; `grow` adds to every named dimension."""
+        return self.call_inputs(grow)[0]
+
+    def call_inputs(self, grow: int) -> tuple[list, dict]:
+        """Fresh input objects for one call; `grow` adds to every named dimension (of a recording: 1 is
+        its second call, of other sizes)."""
+        if self.recorded:
+            sample = self.recorded["partner"] if grow else self.recorded["sample"]
+            rng, folder = np.random.default_rng(self.seed + grow), self.recorded["dir"]
+            return ([decode(a, folder, rng) for a in sample["args"]],
+                    {k: decode(v, folder, rng) for k, v in sample["kwargs"].items()})  # fmt: skip
+        return self.spec_inputs(grow), {}
+
+    def spec_inputs(self, grow: int) -> list:
         if self.config["inputs_from"]:
             with np.load(self.config["inputs_from"]) as data:
                 return [ms.Tensor(data[key]) for key in data.files]
@@ -426,12 +451,17 @@ class Worker:
         """Call labels name the sizes of a grown call: `call 3 (B=3)`."""
         if not grow:
             return ""
+        if self.recorded:
+            return " (the second recorded call)"
         named = {name: size + grow for spec in self.config["inputs"] for size, name in spec.get("dims", []) if name}
         return " (" + ", ".join(f"{name}={size}" for name, size in named.items()) + ")"
 
     def free_dimensions(self, net) -> None:
         try:
-            net.set_inputs(*[_placeholder(spec) for spec in self.config["inputs"]])
+            if self.recorded:
+                net.set_inputs(*_recorded_placeholders(self.call_inputs(0)[0], self.call_inputs(1)[0]))
+            else:
+                net.set_inputs(*[_placeholder(spec) for spec in self.config["inputs"]])
         except BaseException as exc:
             raise JobError("set_inputs") from exc
 
@@ -528,6 +558,88 @@ def _placeholder(spec: dict):
         return spec["scalar"]
     shape = [None if name else size for size, name in spec["dims"]]
     return ms.Tensor(shape=shape, dtype=getattr(ms, spec["dtype"]))
+
+
+def _recorded_placeholders(first: list, second: list) -> list:
+    """Tensors without data for set_inputs: each dimension that differs between the two calls is free."""
+
+    def free(a, b):
+        if isinstance(a, ms.Tensor) and isinstance(b, ms.Tensor):
+            shape = [x if x == y else None for x, y in zip(a.shape, b.shape, strict=True)]
+            return ms.Tensor(shape=shape, dtype=a.dtype)
+        if isinstance(a, (tuple, list)):
+            return type(a)(free(x, y) for x, y in zip(a, b, strict=True))
+        return a
+
+    return [free(a, b) for a, b in zip(first, second, strict=True)]
+
+
+# -- recorded values (graphmend record: record_site/sitecustomize.py writes them) ------------------------
+
+_MSTYPES = {str(v): v for v in vars(ms.dtype).values() if isinstance(v, ms.dtype.Type)}
+
+
+def decode(value: dict, folder: str, rng):
+    """The value a recording wrote down: made again, arrays loaded (or drawn from their statistics)."""
+    if "v" in value and len(value) == 1:
+        return value["v"]
+    if "float" in value:
+        return float(value["float"])
+    if "tuple" in value:
+        return tuple(decode(v, folder, rng) for v in value["tuple"])
+    if "list" in value:
+        return [decode(v, folder, rng) for v in value["list"]]
+    if "dict" in value:
+        return {k: decode(v, folder, rng) for k, v in value["dict"]}
+    if "tensor" in value:
+        dtype = _MSTYPES[value["dtype"]]
+        return ms.Tensor(recorded_array(value["tensor"], folder, rng), dtype=dtype)
+    if "ndarray" in value:
+        return recorded_array(value["ndarray"], folder, rng)
+    if "npscalar" in value:
+        return np.dtype(value["npscalar"]).type(value["v"])
+    if "mstype" in value:
+        return _MSTYPES[value["mstype"]]
+    if "ref" in value:
+        return _resolve(value["ref"])
+    args = [decode(a, folder, rng) for a in value["args"]]
+    kwargs = {k: decode(v, folder, rng) for k, v in value["kwargs"].items()}
+    if "cell" in value:
+        return _resolve(value["cell"])(*args, **kwargs)
+    return functools.partial(decode(value["partial"], folder, rng), *args, **kwargs)
+
+
+def recorded_array(described: dict, folder: str, rng):
+    """A stored array, or a stand-in of its shape and dtype drawn within its recorded range."""
+    if "file" in described:
+        return np.load(os.path.join(folder, "arrays", described["file"]), allow_pickle=False)
+    shape, dtype, stats = tuple(described["shape"]), np.dtype(described["dtype"]), described["stats"]
+    if dtype == np.bool_:
+        return rng.random(shape) < stats["mean"]
+    if dtype.kind in "iu":
+        return rng.integers(int(stats["min"]), int(stats["max"]) + 1, shape).astype(dtype)
+    drawn = rng.normal(stats["mean"], stats["std"] or 1.0, shape)
+    return np.clip(drawn, stats["min"], stats["max"]).astype(dtype)
+
+
+def _resolve(ref: str):
+    module, _, qualname = ref.partition(":")
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def load_recorded(net, params: dict, folder: str) -> None:
+    """The recorded Parameter values, by their names relative to the Cell."""
+    rng = np.random.default_rng(0)
+    for name, param in net.parameters_and_names():
+        if name not in params:
+            continue
+        array = recorded_array(params[name]["tensor"], folder, rng)
+        if tuple(array.shape) != tuple(param.shape):
+            raise ValueError(f"Parameter {name} has shape {tuple(param.shape)} here, {array.shape} in the recording")
+        param.set_data(ms.Tensor(array, dtype=param.dtype))
 
 
 def flatten(value, name: str) -> list:
