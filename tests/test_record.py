@@ -149,7 +149,7 @@ def test_record_runs_the_command_and_says_what_it_recorded(project, recording):
     assert configured["init"] is None
     assert (
         configured["init_problem"]
-        == "a constructor argument cannot be rebuilt: argument 1 is a pkg.layers.Config object"
+        == "a constructor argument cannot be rebuilt: argument 1 (cfg) is a pkg.layers.Config object"
     )
     config = json.loads((recording / "recording.json").read_text())
     assert config["command"][-2:] == ["run.py", "0"]
@@ -207,7 +207,7 @@ def test_verify_recorded_proves_each_touched_cell_the_recording_reached(project,
     assert wide["status"] == "proven"
     assert wide["notes"][0].startswith("inputs drawn from their recorded statistics: float32[64,1024]")
     assert documents["pkg/layers.py:Configured"]["status"] == "not verified"
-    assert "argument 1 is a pkg.layers.Config object" in documents["pkg/layers.py:Configured"]["why"]
+    assert "argument 1 (cfg) is a pkg.layers.Config object" in documents["pkg/layers.py:Configured"]["why"]
     assert documents["pkg/layers.py:Never"]["why"].startswith("not reached by the recording")
     assert "verified 4 Cell(s): 2 proven, 0 failed, 0 could not run, 2 not verified from the recording" in done.stderr
 

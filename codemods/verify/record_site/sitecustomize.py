@@ -201,14 +201,15 @@ class Recorder:
             return None, "its constructor arguments were not seen (built before MindSpore was imported?)"
         args, kwargs = saved
         try:
-            return self.arguments(args, kwargs, self.entry(type(cell)), 0), None
+            return self.arguments(args, kwargs, self.entry(type(cell)), 0, _parameters(type(cell))), None
         except Unrebuildable as exc:
             return None, f"a constructor argument cannot be rebuilt: {exc}"
 
-    def arguments(self, args, kwargs, entry, depth) -> dict:
+    def arguments(self, args, kwargs, entry, depth, names=()) -> dict:
         encoded_args = []
         for i, value in enumerate(args):
-            encoded_args.append(self.wrap(f"argument {i + 1}", value, entry, depth))
+            name = f"argument {i + 1}" + (f" ({names[i]})" if i < len(names) else "")
+            encoded_args.append(self.wrap(name, value, entry, depth))
         encoded_kwargs = {str(k): self.wrap(k, v, entry, depth) for k, v in kwargs.items()}
         return {"args": encoded_args, "kwargs": encoded_kwargs}
 
@@ -365,6 +366,18 @@ class Recorder:
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
             json.dump(index, handle, indent=1)
         os.replace(path + ".tmp", path)
+
+
+def _parameters(cls) -> list[str]:
+    """The names of `cls.__init__`'s positional parameters after self, to name an argument by."""
+    import inspect
+
+    try:
+        found = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in found if p.kind in kinds][1:]
 
 
 def _stats(np, array) -> dict:
