@@ -24,6 +24,7 @@ CASES = {
     "gm302_view_minus_one": ("GM302", "Flattens", True, INPUT, None),
     "gm303_round_slice_bound": ("GM303", "KeepRate", False, INPUT, None),
     "gm304_dynamic_repeats": ("GM304", "AllPairs", False, INPUT, None),
+    "gm305_numpy_where_dynamic": ("GM305", "Margin", False, ["float32[B,5]"], None),
     "gm401_tensor_condition": ("GM401", "Branches", True, INPUT, None),
     "gm402_dynamic_loop": ("GM402", "PerRow", False, INPUT, ["graph", "dynamic"]),
 }
@@ -93,3 +94,10 @@ def test_gm402_a_comprehension_over_the_batch_fails_with_a_dynamic_batch_only(re
     assert applied == 0
     assert failing(report, "before") == {"dynamic"}
     assert "subscriptable" in report.verdict("dynamic", "before").problem
+
+
+def test_gm305_mindspore_numpy_where_fails_only_a_dynamic_batch(reports):
+    report, applied = reports["gm305_numpy_where_dynamic"]
+    assert applied == 1
+    assert failing(report, "before") == {"dynamic"}
+    assert "but got Tensor[Bool]" in report.verdict("dynamic", "before").problem

@@ -1,0 +1,20 @@
+import mindspore
+import mindspore.numpy as np
+from mindspore import nn, ops
+
+
+class Margin(nn.Cell):
+    def __init__(self, th=0.5, mm=0.1):
+        super().__init__()
+        self.th, self.mm = th, mm
+
+    def construct(self, cosine):
+        phi = ops.cos(cosine) * 0.9
+        # as in mindaudio's AdditiveAngularMargin
+        phi = np.where(phi > self.th, phi, phi - self.mm)
+        both = mindspore.numpy.where(phi <= 0, phi * 2, phi)  # spelled in full
+        return np.where(
+            both != 1,  # keeps its comment
+            both,
+            phi,
+        )
