@@ -33,7 +33,12 @@ class TorchRepeat(Rule):
         `ops.repeat_interleave(x, k, axis)`), and mindaudio's `block2.repeat(self.factor, 2)` still means
         that; besides, `repeat` raises when it gets fewer sizes than the tensor has dimensions, where
         `ops.tile` prepends ones. One argument that is neither a literal nor a shape (`w.repeat(n)`: one
-        int, or a tuple?) is reported without a fix.
+        int, or a tuple?) is reported without a fix, and so is a count followed by a literal 2 or more
+        (`block2.repeat(self.factor, 2)`, mindaudio's WaveGrad): that is how MindSpore 1.x code spelled an
+        element repeat along an axis, and in bench/realcells the tile fix turned a Cell whose meaning was
+        `ops.repeat_interleave(x, k, 2)` into one that ran with other shapes (its next Conv1d got twice
+        the channels). Of the corpus's 24 two-size calls, only those two put an axis of 2 or more there;
+        the rest are torch's `repeat(n, 1)`.
     """
 
     CODE = "GM507"
@@ -56,6 +61,15 @@ class TorchRepeat(Rule):
         if fixed is None:
             return
         replacement, needed, shape = fixed
+        if _count_then_axis(node):
+            count, axis = (self.ctx.code(a.value) for a in node.args)
+            message = message.rsplit("; use", 1)[0] + (
+                f"; `{count}, {axis}` reads as MindSpore 1.x's element repeat along axis {axis} "
+                f"(`ops.repeat_interleave({self.ctx.code(receiver)}, {count}, {axis})`) as much as torch's tile "
+                f"(`ops.tile(..., ({count}, {axis}))`): rewrite by hand with the one this code means"
+            )
+            self.report(node, message)
+            return
         if isinstance(shape, cst.Tuple) and len(shape.elements) <= 2:
             message += (
                 "; check the meaning: in MindSpore 1.x `x.repeat(k, axis)` repeated elements "
@@ -65,3 +79,11 @@ class TorchRepeat(Rule):
             self.report(node, message, replacement, "unsafe", (needed,))
         else:
             self.report(node, message + ", the same values everywhere", replacement, "safe", (needed,))
+
+
+def _count_then_axis(node: cst.Call) -> bool:
+    """`x.repeat(k, 2)`: a count that is not a literal, then a literal int of 2 or more (an axis, in 1.x code)."""
+    if len(node.args) != 2:
+        return False
+    count, axis = (a.value for a in node.args)
+    return not isinstance(count, cst.Integer) and isinstance(axis, cst.Integer) and int(axis.value, 0) >= 2

@@ -25,4 +25,4 @@ class Upsample(nn.Cell):
         self.factor = factor
 
     def construct(self, block2):
-        return ops.tile(block2, (self.factor, 2)) / self.factor
+        return block2.repeat(self.factor, 2) / self.factor
