@@ -139,16 +139,6 @@ NOTES: dict[str, str] = {
         "only when shapes are static; with a dynamic batch both branches are compiled and the OneHot branch rejects "
         "the float labels; no rule reports it"
     ),
-    "mindaudio:AdditiveAngularMargin.AdditiveAngularMargin": (
-        "missed pattern: `np.where(cosine > self.th, phi, cosine - self.mm)` on tensors has no GM103 finding; with "
-        "a dynamic batch the numpy fallback fails (`Add` of a Bool tensor); `ops.where` is the rewrite (the "
-        "numpy→ops table of issue 20)"
-    ),
-    "mindocr:rec_visionlan_head.PP_Layer": (
-        "missed pattern of issue 20: `ops.repeat_interleave(x, enc_output.shape[0], 0)` with the dynamic batch as "
-        "the count (`For 'Tensor' … got type 'Int'`); GM101's fix of `Tensor(np.arange(n), dtype=ms.int64)` into "
-        "`ops.arange(n, dtype=ms.int64)` is right (the wrapper removed) and keeps the other modes passing"
-    ),
     "mindocr:rec_robustscanner_head.DotProductAttentionLayer": (
         "MindSpore itself: PyNative and GRAPH disagree on the masked softmax (`ops.select(mask, x, float('-inf'))` "
         "after `repeat_interleave` of each row's mask; measured by hand: PyNative returns zeros where GRAPH returns "
@@ -157,9 +147,10 @@ NOTES: dict[str, str] = {
     ),
     "mindaudio:wavegrad_v190.UBlock": (
         "`x.repeat(self.factor, 2)` is MindSpore's older numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
-        "no version runs in PyNative here); GM507's unsafe `ops.tile(x, (self.factor, 2))` reads it as torch's "
-        "repeat and changes the shape (the next Conv1d gets 8 channels, not 4): the rewrite that keeps the meaning "
-        "is `ops.repeat_interleave(x, self.factor, 2)`, a wrong unsafe fix for the rule work of issue 20"
+        "no version runs in PyNative here); GM507's unsafe `ops.tile(x, (self.factor, 2))` read it as torch's "
+        "repeat and changed the shape (the next Conv1d got 8 channels, not 4), so GM507 now reports a count "
+        "followed by an axis of 2 or more without a fix, naming both rewrites; the one that keeps this meaning is "
+        "`ops.repeat_interleave(x, self.factor, 2)`"
     ),
     "mindaudio:variance_adapter.LengthRegulator": (
         "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat (no CPU "
