@@ -258,8 +258,8 @@ class ModuleBindings:
         """
         module, _, attr = target.rpartition(".")
         candidates = [module]
-        if module == "mindspore":  # dtypes also live in mindspore.common.dtype
-            candidates += ["mindspore.common.dtype", "mindspore.dtype"]
+        if module == "mindspore" and attr in MINDSPORE_DTYPES:  # a file that says `mstype.float32` gets that
+            candidates = ["mindspore.common.dtype", "mindspore.dtype", module]
         parts = module.split(".")
         candidates += [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
         for prefix in candidates:

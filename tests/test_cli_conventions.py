@@ -282,3 +282,25 @@ def test_interactive_answers_piped_in_still_take_a_line(tree: Path) -> None:
     assert "1 remaining (1 rejected)" in done.stderr
     quit_at_end = gm("fix", "--interactive", "--jobs", "1", "m1.py", cwd=tree, stdin="")
     assert "Apply this safe fix?" in quit_at_end.stdout and (tree / "m1.py").read_text() == HOSTILE  # end: quit
+
+
+def test_a_fix_spells_a_dtype_the_way_the_file_imports_dtypes(tmp_path: Path) -> None:
+    """mindcv's xcit.py imports `mindspore` and `dtype as mstype`: the added dtype is `mstype.bool_`."""
+    source = (
+        "import mindspore\n"
+        "import numpy as np\n"
+        "from mindspore import Tensor, nn, ops\n"
+        "from mindspore import dtype as mstype\n"
+        "\n\n"
+        "class Fourier(nn.Cell):\n"
+        "    def construct(self, B, H, W):\n"
+        "        mask = Tensor(np.zeros((B, H, W)).astype(bool))\n"
+        "        return mask\n"
+    )
+    (tmp_path / "xcit.py").write_text(source)
+    done = subprocess.run([GRAPHMEND, "fix", "--no-cache", "xcit.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    fixed = (tmp_path / "xcit.py").read_text()
+    assert "        mask = ops.zeros((B, H, W), mstype.bool_)\n" in fixed
+    assert fixed.count("import") == source.count("import")  # nothing added: every name was there
