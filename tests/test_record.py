@@ -289,3 +289,29 @@ def test_the_html_report_shows_the_recorded_verification(project, recording, tmp
     assert "not reached by the recording" in cards["pkg/layers.py:Never"]
     assert "pkg.layers.Config object" in cards["pkg/layers.py:Configured"]
     assert 'data-total="unverified"><span class="value">2</span>' in html
+
+
+def test_every_python_process_of_the_command_is_recorded_and_merged(project, tmp_path):
+    """A command whose script starts another interpreter: each process writes its own index; reading merges."""
+    (project / "twice.py").write_text(
+        "import subprocess, sys\n"
+        "import numpy as np\n"
+        "import mindspore as ms\n"
+        "from pkg.layers import Scale\n"
+        "Scale(4)(ms.Tensor(np.ones((2, 4), np.float32)))\n"
+        "child = 'import numpy as np, mindspore as ms; from pkg.layers import Scale; "
+        "Scale(4)(ms.Tensor(np.ones((5, 4), np.float32)))'\n"
+        "subprocess.run([sys.executable, '-c', child], check=True)\n"
+    )
+    out = tmp_path / "rec"
+    done = subprocess.run([GRAPHMEND, "record", "-o", str(out), "--", sys.executable, "twice.py"], cwd=project,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(list(out.glob("cells-*.json"))) == 2
+    assert "from 2 process(es)" in done.stderr
+    from codemods.verify.recording import Recording
+
+    scale = Recording.load(out).cells["pkg.layers:Scale"]
+    assert scale["calls"] == 2
+    assert sorted(s["signature"] for s in scale["samples"]) == ["eval float32[2,4]", "eval float32[5,4]"]
+    assert not list((out / "arrays").glob("*.tmp"))

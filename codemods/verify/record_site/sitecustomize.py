@@ -289,7 +289,10 @@ class Recorder:
             data = np.ascontiguousarray(array)
             name = hashlib.blake2b(data.tobytes() + repr(described).encode(), digest_size=16).hexdigest() + ".npy"
             if name not in self.stored:
-                np.save(os.path.join(self.out, "arrays", name), data, allow_pickle=False)
+                path = os.path.join(self.out, "arrays", name)
+                with open(f"{path}.{os.getpid()}.tmp", "wb") as handle:  # processes of one command may share it
+                    np.save(handle, data, allow_pickle=False)
+                os.replace(handle.name, path)
                 self.stored[name] = data.nbytes
                 self.total += data.nbytes
                 entry["bytes"] += data.nbytes
