@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -229,6 +231,7 @@ def fix(
             for result in changed:
                 _emit(result.diff(), output_file, append=True)
             _print_errors(results)
+            _warn_long_lines(changed, quiet)
             if show_fixes:
                 _show_fixes("Would fix", [f for r in changed for f in r.applied])
             if not quiet:
@@ -268,6 +271,7 @@ def fix(
             for line in tally.lines():
                 err.print(printable(line))
     _print_errors(outcome.results)
+    _warn_long_lines(outcome.written, quiet)
     for message in outcome.failed:
         err.print(f"error: {printable(message)}")
     if show_fixes:
@@ -657,6 +661,26 @@ def _proof(session: sessions.Session, force: bool, stack: contextlib.ExitStack, 
         return None
 
     return prove
+
+
+def _warn_long_lines(results, quiet: bool) -> None:
+    """One warning when lines a fix wrote are longer than the file's formatter allows (its nearest ruff or
+    black line-length): graphmend keeps the layout around an edit and does not reflow it."""
+    if quiet:
+        return
+    lengths = functools.lru_cache(maxsize=None)(configuration.formatter_line_length)
+    lines, settings = [], set()
+    for result in results:
+        found = lengths(Path(os.path.realpath(result.path)).parent)
+        if found is not None:
+            lines += sessions.long_lines([result], found[0])
+            settings.add(found)
+    if lines:
+        where = "; ".join(f"{limit} ({source})" for limit, source in sorted(settings))
+        shown = ", ".join(f"{path}:{line} ({length})" for path, line, length in lines[:5])
+        more = f" and {len(lines) - 5} more" if len(lines) > 5 else ""
+        err.print(printable(f"warning: {len(lines)} line(s) the fix wrote are longer than {where}: "
+                            f"{shown}{more}; run your formatter"))  # fmt: skip
 
 
 def _check_format(output_format: str | None, output_file: Path | None) -> str:

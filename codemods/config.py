@@ -286,3 +286,27 @@ def _glob_match(relative: str, pattern: str) -> bool:
     if "/" not in pattern.rstrip("/"):
         return any(fnmatch.fnmatch(part, pattern.rstrip("/")) for part in relative.split("/"))
     return False
+
+
+# -- the formatter's line length (what `fix` compares the lines it writes with) --------------------
+
+
+def formatter_line_length(root: Path) -> tuple[int, str] | None:
+    """The line length of the project's formatter and where it is set: `line-length` of ruff (ruff.toml,
+    .ruff.toml or [tool.ruff]) or of black ([tool.black]) in the nearest file from `root` upward that sets
+    one; None when none does (graphmend does not guess a formatter)."""
+    for directory in [root, *root.parents]:
+        for name, tables in (("ruff.toml", ()), (".ruff.toml", ()), ("pyproject.toml", ("ruff", "black"))):
+            candidate = directory / name
+            if not os.path.isfile(candidate):
+                continue
+            try:
+                document = _read(candidate)
+            except ConfigError:
+                continue
+            for table in tables or ("",):
+                values = _tool_table(document).get(table, {}) if table else document
+                length = values.get("line-length") if isinstance(values, dict) else None
+                if isinstance(length, int) and not isinstance(length, bool) and length > 0:
+                    return length, f"{(table or 'ruff')} line-length in {candidate}"
+    return None

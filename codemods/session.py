@@ -220,6 +220,18 @@ def write(results: Sequence[FileResult]) -> Outcome:
     return outcome
 
 
+def long_lines(results: Sequence[FileResult], limit: int) -> list[tuple[str, int, int]]:
+    """(path, line, length) of each line a fix wrote that is longer than `limit` and was not in the file
+    before (a long line the file already had is not the fix's)."""
+    found = []
+    for result in [r for r in results if r.changed]:
+        before = set(result.original.decode(result.encoding).splitlines())
+        after = result.output.decode(result.encoding).splitlines()  # type: ignore[union-attr]
+        found += [(result.path, n, len(text)) for n, text in enumerate(after, 1)
+                  if len(text) > limit and text not in before]  # fmt: skip
+    return found
+
+
 def _write_one(result: FileResult, refused: str | None, outcome: Outcome) -> None:
     if refused:
         outcome.failed.append(refused)

@@ -304,3 +304,21 @@ def test_a_fix_spells_a_dtype_the_way_the_file_imports_dtypes(tmp_path: Path) ->
     fixed = (tmp_path / "xcit.py").read_text()
     assert "        mask = ops.zeros((B, H, W), mstype.bool_)\n" in fixed
     assert fixed.count("import") == source.count("import")  # nothing added: every name was there
+
+
+def test_a_line_the_fix_makes_longer_than_the_formatter_allows_is_named(tmp_path: Path) -> None:
+    """graphmend keeps the layout around an edit; when the new line is over ruff's line-length, fix says so."""
+    (tmp_path / "net.py").write_text(HOSTILE)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 50\n")
+    done = subprocess.run([GRAPHMEND, "fix", "--diff", "--no-cache", "net.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    fixed_line = next(n for n, text in enumerate(FIXED.splitlines(), 1) if "ms.ops.ones" in text)
+    assert f"1 line(s) the fix wrote are longer than 50 (ruff line-length in {tmp_path / 'pyproject.toml'})" in (
+        " ".join(done.stderr.split())
+    )
+    assert f"net.py:{fixed_line} (" in done.stderr
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 120\n")
+    done = subprocess.run([GRAPHMEND, "fix", "--no-cache", "net.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert "longer than" not in done.stderr and (tmp_path / "net.py").read_text() == FIXED
