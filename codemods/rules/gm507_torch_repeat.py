@@ -37,8 +37,10 @@ class TorchRepeat(Rule):
         (`block2.repeat(self.factor, 2)`, mindaudio's WaveGrad): that is how MindSpore 1.x code spelled an
         element repeat along an axis, and in bench/realcells the tile fix turned a Cell whose meaning was
         `ops.repeat_interleave(x, k, 2)` into one that ran with other shapes (its next Conv1d got twice
-        the channels). Of the corpus's 24 two-size calls, only those two put an axis of 2 or more there;
-        the rest are torch's `repeat(n, 1)`.
+        the channels). Of the corpus's 26 calls `x.repeat(<count>, <int literal>)` (GM507's findings on
+        the six packages, read with `ast`), only those two have 2 or more there; 23 are torch's
+        `repeat(n, 1)`, and one is mindaudio's LengthRegulator, `repeat(<list>, 0)`, whose unsafe tile
+        cannot run either.
     """
 
     CODE = "GM507"
