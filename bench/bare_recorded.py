@@ -47,15 +47,14 @@ def _compile_and_run(cls, recorded: dict, check: str) -> None:
     ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT if check in ("strict", "export") else ms.LAX)
     sample, folder = recorded["sample"], recorded["dir"]
     rng = np.random.default_rng(0)
-    init = sample["init"]
-    net = cls(*[worker.decode(a, folder, rng) for a in init["args"]],
-              **{k: worker.decode(v, folder, rng) for k, v in init["kwargs"].items()})  # fmt: skip
+    args, kwargs = worker.decode_call(sample["init"], folder, rng)
+    net = cls(*args, **kwargs)
     if sample["params"]:
         worker.load_recorded(net, sample["params"], folder)
     net.set_train(sample["training"])
-    inputs = [worker.decode(a, folder, rng) for a in sample["args"]]
+    inputs = worker.decode_call(sample, folder, rng)[0]
     if check == "dynamic":
-        other = [worker.decode(a, folder, rng) for a in recorded["partner"]["args"]]
+        other = worker.decode_call(recorded["partner"], folder, rng)[0]
         net.set_inputs(*worker._recorded_placeholders(inputs, other))
     if check == "export":
         ms.export(net, *inputs, file_name=cls.__name__, file_format="MINDIR")

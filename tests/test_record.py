@@ -315,3 +315,12 @@ def test_every_python_process_of_the_command_is_recorded_and_merged(project, tmp
     assert scale["calls"] == 2
     assert sorted(s["signature"] for s in scale["samples"]) == ["eval float32[2,4]", "eval float32[5,4]"]
     assert not list((out / "arrays").glob("*.tmp"))
+
+
+def test_a_bad_tree_leaves_the_earlier_recording_where_it_was(project, recording, tmp_path):
+    out = tmp_path / "rec"
+    subprocess.run(["cp", "-r", str(recording), str(out)], check=True)
+    before = sorted(p.name for p in out.rglob("*"))
+    done = _record(project, out, "--tree", str(tmp_path / "missing"))
+    assert done.returncode == 2 and "no such directory" in done.stderr
+    assert sorted(p.name for p in out.rglob("*")) == before

@@ -9,7 +9,7 @@ A recording folder holds `recording.json` (the command, the tree, the bounds), `
 Python process that imported MindSpore) and `arrays/*.npy`. `Recording.load` merges the processes;
 `Recording.requests` turns what was recorded of one Cell class into verify Requests: one per sample, built
 with the recorded constructor arguments, Parameters, training flag and inputs, plus the dynamic check when
-the same instance was called with inputs of other sizes.
+the same construction was called with inputs of other sizes.
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ def record(command: Sequence[str], output: Path, tree: Sequence[Path], limits: d
     """Run `command` with the hook; its exit code and the seconds it ran. The folder is made anew."""
     if not command:
         raise UsageError("nothing to run: graphmend record [OPTIONS] -- COMMAND [ARGS]...")
-    _fresh(output)
     roots = [str(Path(t).resolve()) for t in tree]
     for root in roots:
         if not Path(root).is_dir():
             raise UsageError(f"--tree {root}: no such directory")
+    _fresh(output)  # after every check: a bad --tree leaves an earlier recording where it was
     config = {"output": str(output.resolve()), "tree": roots, "command": list(command),
               "cwd": os.getcwd(), "started": time.time()} | limits  # fmt: skip
     (output / MARKER).write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -107,8 +107,8 @@ class Recording:
                 data = json.loads(index.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError) as exc:
                 raise UsageError(f"{index}: unreadable recording index ({exc})") from None
-            for key, entry in data["cells"].items():
-                name = _key(entry, key)
+            for entry in data["cells"].values():
+                name = _key(entry)
                 if name in cells:
                     _merge(cells[name], entry, config.get("max_samples", LIMITS["max_samples"]))
                 else:
@@ -123,7 +123,7 @@ class Recording:
             found = self.cells.get(f"{Path(path).resolve()}:{cell}")
         return found
 
-    def requests(self, module: str, path: Path, source: str, cell: str, *, checks=None, label=None):
+    def requests(self, module: str, path: Path, source: str, cell: str, *, checks=None):
         """(label, Request) for each recorded sample of the Cell; or, as a NotReached, why there is none."""
         entry = self.entry(module, path, cell)
         if entry is None:
@@ -145,7 +145,7 @@ class Recording:
                 problems.append("the dynamic check needs two recorded calls of other sizes, and it has one")
                 continue
             made.append((cell, Request(path, source, cell, checks=wanted, train=sample["training"], module=module,
-                                       rewritten_label=label, recorded=recorded)))  # fmt: skip
+                                       recorded=recorded)))  # fmt: skip
         if len(made) > 1:
             made = [(f"{cell} [recorded {i}]", request) for i, (_, request) in enumerate(made, 1)]
         if made:
@@ -169,7 +169,7 @@ class Recording:
         return lines
 
 
-def _key(entry: dict, key: str) -> str:
+def _key(entry: dict) -> str:
     if entry["module"] == "__main__":
         return f"{entry['file']}:{entry['class']}"
     return f"{entry['module']}:{entry['class']}"
@@ -190,6 +190,10 @@ def _identity(sample: dict) -> str:
     return json.dumps([sample["signature"], sample["init"]], sort_keys=True)
 
 
+def _construction(sample: dict) -> str:
+    return json.dumps(sample["init"], sort_keys=True)
+
+
 _SIZES = re.compile(r"\[[\d,]*\]")
 
 
@@ -204,7 +208,7 @@ def _partners(samples: list[dict]) -> dict[int, int]:
             b = samples[j]
             if j in pairs.values() or j in pairs or b.get("args") is None or b["training"] != a["training"]:
                 continue
-            if json.dumps(a["init"], sort_keys=True) != json.dumps(b["init"], sort_keys=True):
+            if _construction(a) != _construction(b):
                 continue
             if a["signature"] != b["signature"] and _rank_only(a["signature"]) == _rank_only(b["signature"]):
                 pairs[i] = j

@@ -385,11 +385,9 @@ class Worker:
     def construct_cell(self, cls):
         if self.recorded is None:
             return cls(**self.config["init"])
-        init = self.recorded["sample"]["init"]
         rng = np.random.default_rng(self.seed)
-        folder = self.recorded["dir"]
-        return cls(*[decode(a, folder, rng) for a in init["args"]],
-                   **{k: decode(v, folder, rng) for k, v in init["kwargs"].items()})  # fmt: skip
+        args, kwargs = decode_call(self.recorded["sample"]["init"], self.recorded["dir"], rng)
+        return cls(*args, **kwargs)
 
     def export(self, net, path: str):
         start = time.perf_counter()
@@ -435,9 +433,7 @@ class Worker:
         its second call, of other sizes)."""
         if self.recorded:
             sample = self.recorded["partner"] if grow else self.recorded["sample"]
-            rng, folder = np.random.default_rng(self.seed + grow), self.recorded["dir"]
-            return ([decode(a, folder, rng) for a in sample["args"]],
-                    {k: decode(v, folder, rng) for k, v in sample["kwargs"].items()})  # fmt: skip
+            return decode_call(sample, self.recorded["dir"], np.random.default_rng(self.seed + grow))
         return self.spec_inputs(grow), {}
 
     def spec_inputs(self, grow: int) -> list:
@@ -602,11 +598,16 @@ def decode(value: dict, folder: str, rng):
         return _MSTYPES[value["mstype"]]
     if "ref" in value:
         return _resolve(value["ref"])
-    args = [decode(a, folder, rng) for a in value["args"]]
-    kwargs = {k: decode(v, folder, rng) for k, v in value["kwargs"].items()}
+    args, kwargs = decode_call(value, folder, rng)
     if "cell" in value:
         return _resolve(value["cell"])(*args, **kwargs)
     return functools.partial(decode(value["partial"], folder, rng), *args, **kwargs)
+
+
+def decode_call(call: dict, folder: str, rng) -> tuple[list, dict]:
+    """The positional and keyword arguments a recording wrote down for a call (or a constructor)."""
+    args = [decode(a, folder, rng) for a in call["args"]]
+    return args, {k: decode(v, folder, rng) for k, v in call["kwargs"].items()}
 
 
 def recorded_array(described: dict, folder: str, rng):

@@ -61,7 +61,6 @@ class Recorder:
         self.stored: dict[str, int] = {}  # array file -> bytes, across the recording's classes
         self.total = _stored_bytes(os.path.join(self.out, "arrays"))  # another process of the command may have some
         self.inits = weakref.WeakKeyDictionary()
-        self.serial = weakref.WeakKeyDictionary()
         self.classes: dict[type, str | None] = {}
         self.busy = False
         self.np = self.ms = None
@@ -147,7 +146,7 @@ class Recorder:
                 "signatures": {},
                 "samples": [],
                 "notes": [],
-                "bytes": 0,
+                "stored_bytes": 0,
             }
         return self.cells[key]
 
@@ -175,7 +174,6 @@ class Recorder:
         if any(s["signature"] == signature and json.dumps(s["init"], sort_keys=True) == same for s in entry["samples"]):
             return
         sample = {
-            "instance": self.instance(cell),
             "training": training,
             "signature": signature,
             "init": init,
@@ -189,11 +187,6 @@ class Recorder:
             sample["args"], sample["kwargs"], sample["inputs_problem"] = None, None, str(exc)
         sample["params"], sample["params_note"] = self.parameters(cell, entry)
         entry["samples"].append(sample)
-
-    def instance(self, cell) -> int:
-        if cell not in self.serial:
-            self.serial[cell] = len(self.serial) + 1
-        return self.serial[cell]
 
     def construction(self, cell) -> tuple[dict | None, str | None]:
         saved = self.inits.get(cell)
@@ -295,7 +288,7 @@ class Recorder:
                 os.replace(handle.name, path)
                 self.stored[name] = data.nbytes
                 self.total += data.nbytes
-                entry["bytes"] += data.nbytes
+                entry["stored_bytes"] += data.nbytes
             return described | {"file": name}
         if whole:
             raise Unrebuildable(why)
@@ -305,7 +298,7 @@ class Recorder:
         mb = f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size} bytes"
         if not whole and size > self.max_array:
             return f"{mb}, over the {self.max_array / 1e6:g} MB kept of one array"
-        if entry["bytes"] + size > self.max_cell:
+        if entry["stored_bytes"] + size > self.max_cell:
             return f"{mb} would take this class over its {self.max_cell / 1e6:g} MB"
         if self.total + size > self.max_total:
             return f"{mb} would take the recording over its {self.max_total / 1e6:g} MB"
@@ -348,8 +341,6 @@ class Recorder:
     # -- the index -------------------------------------------------------------------------------
 
     def write(self) -> None:
-        cells = {k: {n: v for n, v in e.items() if n != "bytes"} | {"stored_bytes": e["bytes"]}
-                 for k, e in self.cells.items()}  # fmt: skip
         index = {
             "format": FORMAT,
             "pid": os.getpid(),
@@ -363,7 +354,7 @@ class Recorder:
                 "max_cell_mb": self.max_cell / 1e6,
                 "max_total_mb": self.max_total / 1e6,
             },  # fmt: skip
-            "cells": cells,
+            "cells": self.cells,
         }
         path = os.path.join(self.out, f"cells-{os.getpid()}.json")
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
@@ -386,7 +377,7 @@ def _parameters(cls) -> list[str]:
 def _stats(np, array) -> dict:
     if array.size == 0:
         return {"min": 0, "max": 0, "mean": 0, "std": 0}
-    values = array.astype(np.float64) if array.dtype != np.bool_ else array.astype(np.float64)
+    values = array.astype(np.float64)
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return {"min": 0, "max": 0, "mean": 0, "std": 0}
