@@ -335,10 +335,11 @@ def report(
     if verify:
         from codemods.verify import Verifier
 
+        tree = [Path(t.path) for t in session.tasks]
         with Verifier() as verifier:  # one pair of workers for every Cell of the report
             for result in [r for r in outcome.results if r.changed]:
                 for cell, report in sessions.verifications(result, session.settings, session.choice.targets,
-                                                           verifier, recording):  # fmt: skip
+                                                           verifier, recording, tree):  # fmt: skip
                     err.print(f"verified {cell}")
                     verifications.append((cell, report))
     html = render_report(outcome.results, verifications, unsafe=session.unsafe)
@@ -645,10 +646,11 @@ def _proof(session: sessions.Session, force: bool, stack: contextlib.ExitStack, 
 
     console = Console()
     verifier = stack.enter_context(Verifier())
+    tree = [Path(t.path) for t in session.tasks]
 
     def prove(result: FileResult) -> str | None:
         for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier,
-                                                   recording):  # fmt: skip
+                                                   recording, tree):  # fmt: skip
             if tally is not None:
                 tally.add(cell, report)
             if isinstance(report, NotReached):  # listed by the tally at the end; the file is still written

@@ -296,11 +296,14 @@ def verifications(
     targets: frozenset[Target] | None = None,
     verifier: Verifier | None = None,
     recording: Recording | None = None,
+    tree: Sequence[Path] = (),
 ) -> Iterator[tuple[str, object]]:
     """(Cell, Report or why it could not run) for each `[[tool.graphmend.verify]]` Cell in a changed file
     (twice, eval and "Cell (training)", when its construct reads `self.training`), then, with a
     `recording`, for each other Cell the fix touches (directly, through a helper, or its base): one per
-    recorded sample, or a recording.NotReached (a str: why not) when the recording cannot verify it. With
+    recorded sample, or a recording.NotReached (a str: why not) when the recording cannot verify it; and for
+    each Cell of another module (among the run's files `tree` and the modules the recording reached) that
+    uses a function or Cell the fix changed, verified with this file rewritten beside its own. With
     the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across its
     files; None: workers for this file alone). This runs the user's code, in the verifier's child processes."""
     from codemods.targets import checks as checks_of
@@ -328,20 +331,22 @@ def verifications(
                 yield run(target.cell + (" (training)" if train else ""), request)
         if recording is not None:
             yield from _recorded(result, source, recording, {t.cell.rpartition(":")[2] for t in configured},
-                                 None if targets is None else checks_of(targets), run)  # fmt: skip
+                                 None if targets is None else checks_of(targets), run, tree)  # fmt: skip
     finally:
         if mine:
             verifier.close()
 
 
-def _recorded(result: FileResult, source: str, recording: Recording, configured: set[str], checks, run):
+def _recorded(result: FileResult, source: str, recording: Recording, configured: set[str], checks, run,
+              tree: Sequence[Path] = ()):  # fmt: skip
     from codemods.verify.recording import NotReached
     from codemods.verify.staging import locate, shown
     from codemods.verify.touched import touched
 
     path = Path(result.path).resolve()
     module = locate(path).name
-    for cell in touched(result.original.decode(result.encoding), source):
+    original = result.original.decode(result.encoding)
+    for cell in touched(original, source):
         if cell.cell in configured:
             continue
         label = f"{shown(str(path))}:{cell.cell}"
@@ -351,6 +356,51 @@ def _recorded(result: FileResult, source: str, recording: Recording, configured:
             continue
         for name, request in made:
             yield run(f"{shown(str(path))}:{name}" + (" (training)" if request.train else ""), request)
+    for other, name, cell in _importers(path, original, source, recording, tree):
+        label = f"{shown(str(other))}:{cell.cell} ({cell.how})"
+        text = other.read_text(encoding="utf-8")
+        made = recording.requests(name, other, text, cell.cell, checks=checks, also=((path, source),))
+        if isinstance(made, NotReached):
+            yield label, made
+            continue
+        for each, request in made:
+            yield run(f"{shown(str(other))}:{each} ({cell.how})" + (" (training)" if request.train else ""),
+                      request)  # fmt: skip
+
+
+def _importers(path: Path, original: str, source: str, recording: Recording, tree: Sequence[Path]):
+    """(file, module, Touched) for each Cell of another module of the same import root that uses what the
+    rewrite of `path` changed: among the run's files `tree` and the modules the recording reached."""
+    from codemods.verify.staging import locate
+    from codemods.verify.touched import changed_names, through_imports
+
+    mod = locate(path)
+    names = changed_names(original, source)
+    if not names:
+        return
+    leaf = mod.name.rpartition(".")[2]
+    candidates = {Path(p).resolve() for p in tree}
+    for key in recording.cells:
+        module = key.rpartition(":")[0]
+        if module and not Path(module).is_absolute():  # a script's own classes are keyed by their file
+            for found in (mod.root.joinpath(*module.split(".")).with_suffix(".py"),
+                          mod.root.joinpath(*module.split("."), "__init__.py")):  # fmt: skip
+                if found.is_file():
+                    candidates.add(found.resolve())
+    for other in sorted(candidates - {path}):
+        if not other.is_relative_to(mod.root):
+            continue
+        try:
+            text = other.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if leaf not in text:  # an import of the module names it
+            continue
+        them = locate(other)
+        if them.root != mod.root:
+            continue
+        for cell in through_imports(text, them.package, {mod.name: names}):
+            yield other, them.name, cell
 
 
 @dataclass

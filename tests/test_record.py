@@ -275,6 +275,128 @@ def test_touched_cells_are_read_from_both_sources():
     assert touched(before, before) == []
 
 
+HELPERS = """\
+from mindspore import nn
+
+
+def head(x):
+    c = x.shape[1]
+    return x[:, : round(0.5 * c)] * 2
+
+
+class Base(nn.Cell):
+    def construct(self, x):
+        return head(self.extra(x))
+
+    def extra(self, x):
+        return x
+"""
+
+MODEL = """\
+from mindspore import nn
+from pkg.helpers import head
+from . import helpers as h
+
+
+class UsesHead(nn.Cell):
+    def construct(self, x):
+        return head(x) + 1
+
+
+class Child(h.Base):
+    def extra(self, x):
+        return x * 3
+
+
+class Plain(nn.Cell):
+    def construct(self, x):
+        return x
+"""
+
+CALLS = """\
+import numpy as np
+import mindspore as ms
+from pkg.model import Child, Plain, UsesHead
+
+for batch in (2, 3):
+    x = ms.Tensor(np.arange(batch * 4, dtype=np.float32).reshape(batch, 4))
+    print(UsesHead()(x).shape, Child()(x).shape, Plain()(x).shape)
+"""
+
+
+def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tmp_path):
+    """Only pkg/helpers.py is fixed; pkg/model.py's Cells call its function or inherit its Cell, and the
+    recording reached them: each is verified with helpers.py rewritten beside model.py as it is. The old
+    helper fails every check (GM303: a float slice bound), so a pass after shows the new one ran."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "helpers.py").write_text(HELPERS)
+    (root / "pkg" / "model.py").write_text(MODEL)
+    (root / "calls.py").write_text(CALLS)
+    done = subprocess.run([GRAPHMEND, "record", "-q", "-o", str(tmp_path / "rec"), "--", sys.executable, "calls.py"],
+                          cwd=root, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([GRAPHMEND, "verify", "--recorded", str(tmp_path / "rec"), "--format", "json",
+                           "pkg/helpers.py"], cwd=root, capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    documents = {d["cell"]: d for d in json.loads(done.stdout)}
+    assert list(documents) == ["pkg/helpers.py:Base", "pkg/model.py:UsesHead (calls pkg.helpers.head)",
+                               "pkg/model.py:Child (inherits from pkg.helpers.Base)"]  # fmt: skip
+    assert documents["pkg/helpers.py:Base"]["status"] == "not verified"  # only its subclass was called
+    for cell in list(documents)[1:]:
+        document = documents[cell]
+        assert document["status"] == "proven", cell
+        assert "with pkg/helpers.py as rewritten by graphmend" in document["notes"]
+        passed = {(v["check"], v["version"]): v["passed"] for v in document["verdicts"]}
+        assert passed == {(c, v): v == "after" for c in ("graph", "strict", "dynamic", "export")
+                          for v in ("before", "after")}, cell  # fmt: skip
+    assert "verified 3 Cell(s): 2 proven, 0 failed, 0 could not run, 1 not verified from the recording" in done.stderr
+    assert (root / "pkg" / "helpers.py").read_text() == HELPERS  # verify writes nothing
+
+
+def test_cells_of_other_modules_are_touched_through_resolved_imports():
+    from codemods.verify.touched import through_imports
+
+    source = textwrap.dedent("""\
+        import pkg.helpers as m
+        from pkg import helpers
+        from ..helpers import Base as B
+        from .other import head
+        from ..up import *
+        from mindspore import nn
+        def mine(x):
+            return m.head(x)
+        def theirs(x):
+            return head(x)
+        class ByAlias(nn.Cell):
+            def construct(self, x):
+                return m.head(x)
+        class ByModule(nn.Cell):
+            def construct(self, x):
+                return helpers.head(x)
+        class ByOwnFunction(nn.Cell):
+            def construct(self, x):
+                return mine(x)
+        class ByBase(B):
+            pass
+        class OfThatBase(ByBase):
+            pass
+        class ByStar(nn.Cell):
+            def construct(self, x):
+                return up_helper(x)
+        class SameNameElsewhere(nn.Cell):
+            def construct(self, x):
+                return theirs(x) + head(x)
+        """)
+    changed = {"pkg.helpers": {"head", "Base"}, "pkg.up": {"up_helper"}, "pkg.sub.other": {"elsewhere"}}
+    found = [(t.cell, t.how) for t in through_imports(source, "pkg.sub", changed)]
+    assert found == [("ByAlias", "calls pkg.helpers.head"), ("ByModule", "calls pkg.helpers.head"),
+                     ("ByOwnFunction", "calls pkg.helpers.head"), ("ByBase", "inherits from pkg.helpers.Base"),
+                     ("OfThatBase", "inherits from ByBase"), ("ByStar", "calls pkg.up.up_helper")]  # fmt: skip
+    assert [t.cell for t in through_imports(source, "", changed)] == ["ByAlias", "ByModule", "ByOwnFunction"]
+
+
 def test_the_html_report_shows_the_recorded_verification(project, recording, tmp_path):
     page = tmp_path / "report.html"
     done = subprocess.run([GRAPHMEND, "report", "--verify", "--recorded", str(recording), "-o", str(page), "."],

@@ -45,6 +45,7 @@ class Request:
     module: str | None = None
     rewritten_label: str | None = None
     recorded: dict | None = None  # a sample of a recording (recording.Recording.requests), instead of init/inputs
+    also: tuple[tuple[Path, str], ...] = ()  # other rewritten files (path, source) the after version imports
 
 
 def verify(
@@ -170,7 +171,7 @@ class _Prepared:
         data.mkdir()
         versions = {
             "before": original_version(mod),
-            "after": rewritten_version(mod, r.rewritten_source, data / "src"),
+            "after": rewritten_version(mod, r.rewritten_source, data / "src", r.also),
         }
         config = _config(r.cell, r.init or {}, self.parsed, r.inputs_from, r.train, r.rtol, r.atol, r.recorded)
         imported = {v: len(runners[v].import_seconds) if v in runners else 0 for v in VERSIONS}
@@ -188,7 +189,8 @@ class _Prepared:
         verdicts = tuple(_verdict(c, v, outcome.checks[c, v], where) for c in self.plan.checks for v in VERSIONS)
         imports = tuple(s for v in VERSIONS for s in runners[v].import_seconds[imported[v] :])
         inputs, notes = _recorded_text(r.recorded) if r.recorded else (None, ())
-        same = mod.path.read_text(encoding="utf-8") == r.rewritten_source
+        same = mod.path.read_text(encoding="utf-8") == r.rewritten_source and not r.also
+        notes += tuple(f"with {shown(str(path))} as rewritten by graphmend" for path, _ in r.also)
         return Report(
             target=f"{self.labels[0]}:{r.cell}",
             original=self.labels[0],

@@ -140,10 +140,11 @@ def _verify_recorded(paths, folder, unsafe, checks, target, python, timeout, mem
     console, err = Console(), Console(stderr=True, soft_wrap=True, markup=False, emoji=False, highlight=False)
     outcome = sessions.run(session)
     tally, documents = sessions.Tally(), []
+    tree = [Path(t.path) for t in session.tasks]
     with Verifier(python=python, timeout=timeout, memory_limit=memory_limit) as verifier:
         for result in [r for r in outcome.results if r.changed]:
             for cell, report in sessions.verifications(result, session.settings, session.choice.targets, verifier,
-                                                           recording):  # fmt: skip
+                                                       recording, tree):  # fmt: skip
                 tally.add(cell, report)
                 if isinstance(report, str):
                     documents.append({"cell": cell, "status": "not verified" if isinstance(report, NotReached)

@@ -123,8 +123,9 @@ class Recording:
             found = self.cells.get(f"{Path(path).resolve()}:{cell}")
         return found
 
-    def requests(self, module: str, path: Path, source: str, cell: str, *, checks=None):
-        """(label, Request) for each recorded sample of the Cell; or, as a NotReached, why there is none."""
+    def requests(self, module: str, path: Path, source: str, cell: str, *, checks=None, also=()):
+        """(label, Request) for each recorded sample of the Cell; or, as a NotReached, why there is none.
+        `also`: other rewritten files (path, source) staged beside it (Request.also)."""
         entry = self.entry(module, path, cell)
         if entry is None:
             return NotReached(f"not reached by the recording: {UNREACHED_HINT}")
@@ -145,7 +146,7 @@ class Recording:
                 problems.append("the dynamic check needs two recorded calls of other sizes, and it has one")
                 continue
             made.append((cell, Request(path, source, cell, checks=wanted, train=sample["training"], module=module,
-                                       recorded=recorded)))  # fmt: skip
+                                       recorded=recorded, also=tuple(also))))  # fmt: skip
         if len(made) > 1:
             made = [(f"{cell} [recorded {i}]", request) for i, (_, request) in enumerate(made, 1)]
         if made:

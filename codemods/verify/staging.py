@@ -7,13 +7,15 @@ So each version is imported by its own worker under its real dotted name:
 - *before* straight from the user's tree (workers write no bytecode, and run in a temp cwd);
 - *after* from a mirror in a temp directory: the directories from the import root down to the
   module are recreated, every other entry in them is a symlink to the user's, and the module
-  itself is the rewritten source. Relative imports, absolute imports of the package itself
+  itself is the rewritten source (and so is each other rewritten file the request names, a
+  helper module the fix changed). Relative imports, absolute imports of the package itself
   and data files next to the module all resolve as they do in the user's tree.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,20 +68,39 @@ def original_version(module: Module) -> Version:
     return Version(module, (str(module.root),), (str(module.top),))
 
 
-def rewritten_version(module: Module, source: str, dest: Path) -> Version:
-    """Write the rewritten module into a mirror of its package under `dest`."""
-    relative = module.path.relative_to(module.root)
-    user_dir, mirror_dir = module.root, dest
-    mirror_dir.mkdir(parents=True, exist_ok=True)
-    for part in relative.parts:
-        _link_siblings(user_dir, mirror_dir, keep=part)
-        user_dir, mirror_dir = user_dir / part, mirror_dir / part
-        if part != relative.parts[-1]:
-            mirror_dir.mkdir()
-    mirror_dir.write_text(source, encoding="utf-8")
-    mirrored = Module(mirror_dir, module.name, dest)
-    roots = (str(mirrored.top), str(module.top))  # MindSpore may report the symlink's target
+def rewritten_version(module: Module, source: str, dest: Path, also: Sequence[tuple[Path, str]] = ()) -> Version:
+    """Write the rewritten module into a mirror of its package under `dest`, with `also`: other rewritten
+    files (path, source) of the same import root, each in place of its symlink (a helper module the fix
+    changed, which the module imports)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    _link_all(module.root, dest)
+    written = _place(module.root, dest, module.path.relative_to(module.root), source)
+    tops = [module.path.relative_to(module.root).parts[0]]
+    for path, text in also:
+        relative = Path(path).resolve().relative_to(module.root)  # ValueError: not below the root
+        _place(module.root, dest, relative, text)
+        tops += [relative.parts[0]] if relative.parts[0] not in tops else []
+    mirrored = Module(written, module.name, dest)
+    # MindSpore may report the symlink's target: the user's tops count as well
+    roots = (*(str(dest / t) for t in tops), *(str(module.root / t) for t in tops))
     return Version(mirrored, (str(dest), str(module.root)), roots)
+
+
+def _place(root: Path, dest: Path, relative: Path, source: str) -> Path:
+    """Replace the mirror's symlink at `relative` with `source`: each directory on the way becomes a real
+    one whose entries link to the user's."""
+    user_dir, mirror_dir = root, dest
+    for part in relative.parts[:-1]:
+        user_dir, mirror_dir = user_dir / part, mirror_dir / part
+        if mirror_dir.is_symlink():
+            mirror_dir.unlink()
+            mirror_dir.mkdir()
+            _link_all(user_dir, mirror_dir)
+    target = mirror_dir / relative.parts[-1]
+    if target.is_symlink():
+        target.unlink()
+    target.write_text(source, encoding="utf-8")
+    return target
 
 
 def display_path(path: str, rewritten: Version, original: Module, label: str) -> str:
@@ -92,9 +113,9 @@ def display_path(path: str, rewritten: Version, original: Module, label: str) ->
     return shown(path)
 
 
-def _link_siblings(user_dir: Path, mirror_dir: Path, keep: str) -> None:
+def _link_all(user_dir: Path, mirror_dir: Path) -> None:
     for entry in os.scandir(user_dir):
-        if entry.name != keep and entry.name not in SKIP:
+        if entry.name not in SKIP and not os.path.lexists(mirror_dir / entry.name):
             os.symlink(entry.path, mirror_dir / entry.name)
 
 

@@ -1,10 +1,12 @@
-"""Which Cells of a module a rewrite touches: read from both sources with `ast`, nothing imported.
+"""Which Cells a rewrite touches: read from the sources with `ast`, nothing imported.
 
-A class is touched when its own code changed, when it calls a module-level function whose code changed
-(by name, anywhere in its body), or when it inherits from a touched class of the same module. Classes
-are the module's top-level ones that look like Cells: they define `construct`, or name `Cell` (or a
-class of the module that is one) among their bases. Imports the rewrite added change no Cell by
-themselves.
+In the rewritten module (`touched`), a class is touched when its own code changed, when it calls a
+module-level function whose code changed (by name, anywhere in its body), or when it inherits from a
+touched class of the same module. In another module (`through_imports`), a class is touched when it
+uses, by an import resolved to its module, a function the rewrite changed or a class it touched (a call,
+a base class, a reference), or calls a function of its own module that does. Classes are the module's
+top-level ones that look like Cells: they define `construct`, or name `Cell` (or a class of the module
+that is one) among their bases. Imports the rewrite added change no Cell by themselves.
 """
 
 from __future__ import annotations
@@ -49,6 +51,120 @@ def touched(original: str, rewritten: str) -> list[Touched]:
     return sorted(found.values(), key=lambda t: t.line)
 
 
+def changed_names(original: str, rewritten: str) -> set[str]:
+    """What another module can import that the rewrite changed: its changed module-level functions and
+    its touched Cells."""
+    try:
+        before, after = ast.parse(original), ast.parse(rewritten)
+    except SyntaxError:
+        return set()
+    old, new = _definitions(before), _definitions(after)
+    functions = {n for n, node in new.items() if not isinstance(node, ast.ClassDef)
+                 and (n not in old or ast.dump(old[n]) != ast.dump(node))}  # fmt: skip
+    return functions | {t.cell for t in touched(original, rewritten)}
+
+
+def through_imports(source: str, package: str, changed: dict[str, set[str]]) -> list[Touched]:
+    """The Cells of `source` (a module of `package`, "" at the top) that use a name `changed` in another
+    module (dotted module name -> its changed names, as `changed_names` gives them), in source order."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    bound = _imports(tree, package, changed)
+    definitions = _definitions(tree)
+    uses = {name: _uses(node, bound, changed) for name, node in definitions.items()}
+    local = {n for n, node in definitions.items() if not isinstance(node, ast.ClassDef) and uses[n]}
+    grew = True
+    while grew:  # a function of this module that calls one that uses a changed name
+        grew = False
+        for name, node in definitions.items():
+            if name not in local and not isinstance(node, ast.ClassDef) and _names(node) & local:
+                uses[name] = sorted({u for f in _names(node) & local for u in uses[f]})
+                local.add(name)
+                grew = True
+    classes = {n: node for n, node in definitions.items() if isinstance(node, ast.ClassDef)}
+    inherited = {n: _uses(ast.Tuple(node.bases), bound, changed) for n, node in classes.items()}
+    cells = _cells(classes, {n for n, bases in inherited.items() if bases})  # a changed base is a Cell
+    found: dict[str, Touched] = {}
+    for name in [n for n in classes if n in cells]:
+        node = classes[name]
+        used = sorted({*uses[name], *(u for f in _names(node) & local for u in uses[f])})
+        if inherited[name]:
+            found[name] = Touched(name, node.lineno, f"inherits from {inherited[name][0]}")
+        elif used:
+            found[name] = Touched(name, node.lineno, "calls " + ", ".join(used))
+    grew = True
+    while grew:
+        grew = False
+        for name in [n for n in classes if n in cells and n not in found]:
+            bases = [b for b in _base_names(classes[name]) if b in found]
+            if bases:
+                found[name] = Touched(name, classes[name].lineno, f"inherits from {bases[0]}")
+                grew = True
+    return sorted(found.values(), key=lambda t: t.line)
+
+
+def _imports(tree: ast.Module, package: str, changed: dict[str, set[str]]) -> dict[str, tuple[str, str | None]]:
+    """Local name -> (module, name in it), or (module, None) when the name is the module itself."""
+    bound: dict[str, tuple[str, str | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bound[alias.asname] = (alias.name, None)
+                else:
+                    head = alias.name.split(".")[0]
+                    bound[head] = (head, None)
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(node.module, node.level, package)
+            if module is None:
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    bound.update({n: (module, n) for n in changed.get(module, ())})
+                else:
+                    bound[alias.asname or alias.name] = (module, alias.name)
+    return bound
+
+
+def _absolute(module: str | None, level: int, package: str) -> str | None:
+    if not level:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 >= len(parts):  # above the top-level package: an ImportError in Python
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, *([module] if module else [])]) or None
+
+
+def _uses(node: ast.AST, bound: dict[str, tuple[str, str | None]], changed: dict[str, set[str]]) -> list[str]:
+    """The changed names (as module.name) that `node` uses through `bound`."""
+    found = set()
+    for sub in ast.walk(node):
+        chain = _chain(sub)
+        if not chain or chain[0] not in bound:
+            continue
+        module, name = bound[chain[0]]
+        dotted = [*module.split("."), *([name] if name else []), *chain[1:]]
+        for cut in range(1, len(dotted)):  # module = the first `cut` parts, then one name of it
+            owner, attr = ".".join(dotted[:cut]), dotted[cut]
+            if attr in changed.get(owner, ()):
+                found.add(f"{owner}.{attr}")
+    return sorted(found)
+
+
+def _chain(node: ast.AST) -> list[str] | None:
+    """`a.b.c` -> ["a", "b", "c"] for a Name or an Attribute chain on one, read where it is loaded."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [node.id, *parts]
+    return None
+
+
 def cells_of(source: str) -> list[str]:
     """The names of the top-level classes of `source` that look like Cells."""
     try:
@@ -64,8 +180,8 @@ def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
     return {node.name: node for node in tree.body if isinstance(node, kinds)}
 
 
-def _cells(classes: dict[str, ast.ClassDef]) -> set[str]:
-    cells = {
+def _cells(classes: dict[str, ast.ClassDef], known: set[str] = frozenset()) -> set[str]:
+    cells = set(known) | {
         name
         for name, node in classes.items()
         if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "construct" for s in node.body)
