@@ -35,6 +35,7 @@ CASES = {
     "max_values": ("gm505_max_positional_axis", "GM505", "Values", ["float32[B,3,4]"], False),
     "expand": ("gm506_torch_expand", "GM506", "Embeddings", ["float32[B,3,8,8]"], False),
     "repeat": ("gm507_torch_repeat", "GM507", "Tiles", ["float32[B,3,4,4]"], False),
+    "repeat_axis0": ("gm507_torch_repeat", "GM507", "ElementRepeat", ["float32[B,3,4]"], False),
     "device": ("gm508_device_move", "GM508", "Head", ["float32[B,3,4]"], False),
     "dropout_train": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], True),
     "dropout_eval": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], False),
@@ -43,7 +44,7 @@ CASES = {
     "torch_table": ("gm510_torch_call", "GM510", "EveryEntry", ["float32[B,3,4,4]"], False),
 }
 # the original fails in PyNative too: the rewritten version is the reference
-PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "device", "torch", "torch_table"}
+PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "device", "torch", "torch_table"}
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 

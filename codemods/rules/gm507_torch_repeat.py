@@ -1,5 +1,6 @@
 import libcst as cst
 
+from codemods.builders import arg, call
 from codemods.calls import method_call
 from codemods.messages import explains
 from codemods.rule import Rule
@@ -39,8 +40,13 @@ class TorchRepeat(Rule):
         `ops.repeat_interleave(x, k, 2)` into one that ran with other shapes (its next Conv1d got twice
         the channels). Of the corpus's 26 calls `x.repeat(<count>, <int literal>)` (GM507's findings on
         the six packages, read with `ast`), only those two have 2 or more there; 23 are torch's
-        `repeat(n, 1)`, and one is mindaudio's LengthRegulator, `repeat(<list>, 0)`, whose unsafe tile
-        cannot run either.
+        `repeat(n, 1)`, and one is mindaudio's LengthRegulator, `repeat(<list>, 0)`. A second argument
+        of literal 0 has one reading: as torch's tile it would repeat zero times (an empty tensor, which no
+        one writes), so it is MindSpore 1.x's element repeat along axis 0, and the unsafe fix is
+        `ops.repeat_interleave(x, counts, 0)` (measured: `ops.repeat_interleave(x, [1, 2, 0], 0)` runs in
+        PyNative on CPU where `x.repeat(...)` has no kernel; tests/verify_rules/torch_port's ElementRepeat
+        passes GRAPH, STRICT and a dynamic batch after it). Unsafe because 2.10's `Tensor.repeat` means
+        the tile: the fix takes the 1.x meaning the code was written for.
     """
 
     CODE = "GM507"
@@ -59,6 +65,15 @@ class TorchRepeat(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
             "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
+        if _count_then_axis_zero(node):  # MindSpore 1.x's element repeat: as a tile it would be empty
+            count, axis = (a.value for a in node.args)
+            func, needed = self.ctx.bindings.reference("mindspore.ops.repeat_interleave")
+            replacement = call(func, [arg(receiver), arg(count), arg(axis)])
+            why = (f"; `{self.ctx.code(count)}, 0` is MindSpore 1.x's element repeat along axis 0 (as torch's tile "
+                   f"it would repeat zero times): use `ops.repeat_interleave({self.ctx.code(receiver)}, "
+                   f"{self.ctx.code(count)}, 0)`, which 2.10 runs (measured on CPU)")  # fmt: skip
+            self.report(node, message.rsplit("; use", 1)[0] + why, replacement, "unsafe", (needed,))
+            return
         fixed = sized_call(self, node, receiver, "mindspore.ops.tile", message)
         if fixed is None:
             return
@@ -81,6 +96,15 @@ class TorchRepeat(Rule):
             self.report(node, message, replacement, "unsafe", (needed,))
         else:
             self.report(node, message + ", the same values everywhere", replacement, "safe", (needed,))
+
+
+def _count_then_axis_zero(node: cst.Call) -> bool:
+    """`x.repeat(counts, 0)`: a tile of zero copies along the last axis in torch's reading, which no one
+    writes; MindSpore 1.x's element repeat along axis 0."""
+    if len(node.args) != 2:
+        return False
+    axis = node.args[1].value
+    return isinstance(axis, cst.Integer) and int(axis.value, 0) == 0
 
 
 def _count_then_axis(node: cst.Call) -> bool:

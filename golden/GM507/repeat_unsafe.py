@@ -26,3 +26,10 @@ class Upsample(nn.Cell):
 
     def construct(self, block2):
         return block2.repeat(self.factor, 2) / self.factor
+
+
+class LengthRegulator(nn.Cell):
+    """mindaudio's FastSpeech2 (MindSpore 1.x): an element repeat along axis 0, in torch's reading a tile of nothing."""
+
+    def construct(self, batch, counts):
+        return batch.repeat(counts, 0), batch.repeat(2, 0)

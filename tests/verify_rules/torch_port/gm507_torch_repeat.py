@@ -9,3 +9,10 @@ class Tiles(nn.Cell):
         more = x.repeat((2, 1, 1, 1, 1))
         flat = x.reshape(-1).repeat(3)
         return rows, more, flat
+
+
+class ElementRepeat(nn.Cell):
+    """MindSpore 1.x's `x.repeat(k, 0)`: each row k times (mindaudio's FastSpeech2 LengthRegulator)."""
+
+    def construct(self, x):
+        return x.repeat(2, 0) * 2
