@@ -34,19 +34,19 @@ class TorchRepeat(Rule):
         `ops.repeat_interleave(x, k, axis)`), and mindaudio's `block2.repeat(self.factor, 2)` still means
         that; besides, `repeat` raises when it gets fewer sizes than the tensor has dimensions, where
         `ops.tile` prepends ones. One argument that is neither a literal nor a shape (`w.repeat(n)`: one
-        int, or a tuple?) is reported without a fix, and so is a count followed by a literal 2 or more
-        (`block2.repeat(self.factor, 2)`, mindaudio's WaveGrad): that is how MindSpore 1.x code spelled an
-        element repeat along an axis, and in bench/realcells the tile fix turned a Cell whose meaning was
-        `ops.repeat_interleave(x, k, 2)` into one that ran with other shapes (its next Conv1d got twice
-        the channels). Of the corpus's 26 calls `x.repeat(<count>, <int literal>)` (GM507's findings on
-        the six packages, read with `ast`), only those two have 2 or more there; 23 are torch's
-        `repeat(n, 1)`, and one is mindaudio's LengthRegulator, `repeat(<list>, 0)`. A second argument
-        of literal 0 has one reading: as torch's tile it would repeat zero times (an empty tensor, which no
-        one writes), so it is MindSpore 1.x's element repeat along axis 0, and the unsafe fix is
-        `ops.repeat_interleave(x, counts, 0)` (measured: `ops.repeat_interleave(x, [1, 2, 0], 0)` runs in
-        PyNative on CPU where `x.repeat(...)` has no kernel; tests/verify_rules/torch_port's ElementRepeat
-        passes GRAPH, STRICT and a dynamic batch after it). Unsafe because 2.10's `Tensor.repeat` means
-        the tile: the fix takes the 1.x meaning the code was written for.
+        int, or a tuple?) is reported without a fix. A count followed by a literal axis of 2 or more
+        (`block2.repeat(self.factor, 2)`, mindaudio's WaveGrad) is how MindSpore 1.x code spelled an
+        element repeat along an axis: in bench/realcells the tile fix turned that Cell into one that ran
+        with other shapes (its next Conv1d got twice the channels), so its unsafe fix is
+        `ops.repeat_interleave(x, k, 2)`, and the message names the tile for the torch reading. Of the
+        corpus's 26 calls `x.repeat(<count>, <int literal>)` (GM507's findings on the six packages, read
+        with `ast`), only those two have 2 or more there; 23 are torch's `repeat(n, 1)`, and one is
+        mindaudio's LengthRegulator, `repeat(<list>, 0)`. A literal 0 there has one reading: as torch's
+        tile it would repeat zero times (an empty tensor, which no one writes), so it is 1.x's element
+        repeat along axis 0 too, fixed the same way (measured: `ops.repeat_interleave(x, [1, 2, 0], 0)`
+        runs in PyNative on CPU where `x.repeat(...)` has no kernel; tests/verify_rules/torch_port's
+        ElementRepeat passes GRAPH, STRICT and a dynamic batch after it). Unsafe because 2.10's
+        `Tensor.repeat` means the tile: the fix takes the 1.x meaning the code was written for.
     """
 
     CODE = "GM507"
@@ -65,28 +65,13 @@ class TorchRepeat(Rule):
             f"`{self.ctx.code(node)}` in {self.ctx.where()}: `Tensor.repeat` has an Ascend kernel only "
             "(it fails on CPU even in PyNative); use `ops.tile(x, sizes)`"
         )
-        if _count_then_axis_zero(node):  # MindSpore 1.x's element repeat: as a tile it would be empty
-            count, axis = (a.value for a in node.args)
-            func, needed = self.ctx.bindings.reference("mindspore.ops.repeat_interleave")
-            replacement = call(func, [arg(receiver), arg(count), arg(axis)])
-            why = (f"; `{self.ctx.code(count)}, 0` is MindSpore 1.x's element repeat along axis 0 (as torch's tile "
-                   f"it would repeat zero times): use `ops.repeat_interleave({self.ctx.code(receiver)}, "
-                   f"{self.ctx.code(count)}, 0)`, which 2.10 runs (measured on CPU)")  # fmt: skip
-            self.report(node, message.rsplit("; use", 1)[0] + why, replacement, "unsafe", (needed,))
+        if _count_then_axis_zero(node) or _count_then_axis(node):
+            self._element_repeat(node, receiver, message.rsplit("; use", 1)[0])
             return
         fixed = sized_call(self, node, receiver, "mindspore.ops.tile", message)
         if fixed is None:
             return
         replacement, needed, shape = fixed
-        if _count_then_axis(node):
-            count, axis = (self.ctx.code(a.value) for a in node.args)
-            message = message.rsplit("; use", 1)[0] + (
-                f"; `{count}, {axis}` reads as MindSpore 1.x's element repeat along axis {axis} "
-                f"(`ops.repeat_interleave({self.ctx.code(receiver)}, {count}, {axis})`) as much as torch's tile "
-                f"(`ops.tile(..., ({count}, {axis}))`): rewrite by hand with the one this code means"
-            )
-            self.report(node, message)
-            return
         if isinstance(shape, cst.Tuple) and len(shape.elements) <= 2:
             message += (
                 "; check the meaning: in MindSpore 1.x `x.repeat(k, axis)` repeated elements "
@@ -96,6 +81,21 @@ class TorchRepeat(Rule):
             self.report(node, message, replacement, "unsafe", (needed,))
         else:
             self.report(node, message + ", the same values everywhere", replacement, "safe", (needed,))
+
+    def _element_repeat(self, node: cst.Call, receiver: cst.BaseExpression, message: str) -> None:
+        """`x.repeat(counts, axis)` as MindSpore 1.x meant it: `ops.repeat_interleave(x, counts, axis)`, unsafe."""
+        count, axis = (a.value for a in node.args)
+        func, needed = self.ctx.bindings.reference("mindspore.ops.repeat_interleave")
+        replacement = call(func, [arg(receiver), arg(count), arg(axis)])
+        x, k, n = self.ctx.code(receiver), self.ctx.code(count), self.ctx.code(axis)
+        if n == "0":
+            why = f"; `{k}, 0` is MindSpore 1.x's element repeat along axis 0 (torch's tile would repeat zero times)"
+        else:
+            why = f"; `{k}, {n}` is how MindSpore 1.x code spelled an element repeat along axis {n}"
+        why += f": use `ops.repeat_interleave({x}, {k}, {n})`, which 2.10 runs (measured on CPU)"
+        if n != "0":
+            why += f"; if this is torch's tile instead, use `ops.tile({x}, ({k}, {n}))`"
+        self.report(node, message + why, replacement, "unsafe", (needed,))
 
 
 def _count_then_axis_zero(node: cst.Call) -> bool:

@@ -25,7 +25,7 @@ class Upsample(nn.Cell):
         self.factor = factor
 
     def construct(self, block2):
-        return block2.repeat(self.factor, 2) / self.factor
+        return ops.repeat_interleave(block2, self.factor, 2) / self.factor
 
 
 class LengthRegulator(nn.Cell):

@@ -16,3 +16,14 @@ class ElementRepeat(nn.Cell):
 
     def construct(self, x):
         return x.repeat(2, 0) * 2
+
+
+class UpsampleByRepeat(nn.Cell):
+    """mindaudio's WaveGrad UBlock (MindSpore 1.9): `x.repeat(self.factor, 2)`, each step factor times along axis 2."""
+
+    def __init__(self, factor=2):
+        super().__init__()
+        self.factor = factor
+
+    def construct(self, x):
+        return x.repeat(self.factor, 2) / self.factor
