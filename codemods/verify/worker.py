@@ -317,7 +317,7 @@ class Worker:
         params0 = snapshot_params(net)
         _dump(job["params_out"], params0)  # the checks need them even if the calls fail
         calls = self.call_sequence(net, job["sizes"])
-        rng_net = self.build(params0)
+        rng_net = self.build(params0, seed=self.seed + 1)  # a Dropout takes its seed when it is built
         ms.set_seed(self.seed + 1)
         redrawn = self.call(rng_net, 0, stage="call under another seed")
         is_random = not same_values(calls[0]["outputs"], redrawn["outputs"])
@@ -366,11 +366,11 @@ class Worker:
             self._cell_class = cls
         return self._cell_class
 
-    def build(self, params: dict | None):
-        """A fresh instance under the seed, with the reference's starting Parameters if given."""
+    def build(self, params: dict | None, seed: int | None = None):
+        """A fresh instance under the seed (or `seed`), with the reference's starting Parameters if given."""
         cls = self.cell_class()
-        ms.set_seed(self.seed)
-        random.seed(self.seed)
+        ms.set_seed(self.seed if seed is None else seed)
+        random.seed(self.seed if seed is None else seed)
         try:
             net = self.construct_cell(cls)
             if params is not None:

@@ -39,3 +39,15 @@ class HostNoise(nn.Cell):
 class Noise(nn.Cell):
     def construct(self, x):
         return x + ops.rand(*x.shape, dtype=ms.float32)
+
+
+class TrainingDropout(nn.Cell):
+    """mindcv's DropPath in training: a Dropout takes its seed when it is built, so only a second instance
+    built under another seed shows that its numbers are random (a dynamic batch draws other masks)."""
+
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout(p=0.5)
+
+    def construct(self, x):
+        return self.drop(x) * 2
