@@ -114,6 +114,7 @@ CELLS: dict[str, Cell | None] = {
     "GM607": Cell(_LIMITS + "gm607_parameters_in_construct.py", "Regularised", ("float32[B,4]",)),
     "GM608": Cell(_LIMITS + "gm608_tensor_identity.py", "Same", ("float32[B,4]",)),
     "GM609": Cell(_LIMITS + "gm609_in_tensor.py", "Contains", ("float32[B,4]{-2,3}",)),
+    "GM610": Cell(_LIMITS + "gm610_classmethod_in_graph.py", "Scaled", ("float32[B,4]",)),
 }
 
 

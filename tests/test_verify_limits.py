@@ -17,8 +17,8 @@ from codemods.evidence import CELLS as EVIDENCE
 from codemods.verify import CHECKS, Report, Request
 
 REPO = Path(__file__).resolve().parents[1]
-CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609")
-FIXED = ("GM602", "GM603", "GM604", "GM605")
+CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610")
+FIXED = ("GM602", "GM603", "GM604", "GM605", "GM610")
 # the first line MindSpore 2.10 gives for each rule's construct, in every configuration
 ERRORS = {
     "GM602": "The 'for...else...' statement is not supported now",
@@ -27,6 +27,7 @@ ERRORS = {
     "GM605": "supports 1 'comprehension' in ListComp/GeneratorExp, but got 2 comprehensions",
     "GM606": "Unsupported statement 'Try'",
     "GM607": "is not supported in 'construct'",
+    "GM610": "The parameters number of the function is 2, but the number of provided arguments is 1",
 }
 
 

@@ -244,7 +244,8 @@ ROWS: tuple[Row, ...] = (
             """).lstrip(),
             ),
         ),
-        why="no rule yet: `@classmethod` → `@staticmethod` changes how other callers pass `cls`",
+        rules=("GM610",),
+        why="a `@staticmethod` ran everywhere; where the body reads `cls`, naming the class is unsafe for subclasses",
     ),
     Row(
         14,
