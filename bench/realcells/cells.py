@@ -130,9 +130,10 @@ CELLS: tuple[Cell, ...] = tuple(_cells())
 # one line per Cell that still fails somewhere after the fixes: why (read from results.md and the source)
 NOTES: dict[str, str] = {
     "mindcv:drop_path.DropPath": (
-        "training-mode Dropout: at the grown batch the dynamic-shape graph draws another mask than PyNative; the "
-        "Dropout's seed is fixed when the Cell is built, so the verifier's second-seed run draws the same mask and "
-        "does not see the Cell as random (a verifier limit, issue 15), not a pattern a rewrite could fix"
+        "training-mode Dropout of a per-sample mask: at the grown batch the dynamic-shape graph draws another mask "
+        "than PyNative; the verifier now builds its second-seed instance under that seed (a Dropout takes its seed "
+        "when it is built), but at batch 2 the mask has two entries and the second seed drew the same two, so the "
+        "Cell still reads as deterministic (a verifier limit, not a pattern a rewrite could fix)"
     ),
     "mindcv:binary_cross_entropy_smooth.BinaryCrossEntropySmooth": (
         "missed pattern: `if main_logits.size != labels.size:` is an `if` on shape values, decided at compile time "
@@ -140,22 +141,23 @@ NOTES: dict[str, str] = {
         "the float labels; no rule reports it"
     ),
     "mindocr:rec_robustscanner_head.DotProductAttentionLayer": (
-        "MindSpore itself: PyNative and GRAPH disagree on the masked softmax (`ops.select(mask, x, float('-inf'))` "
-        "after `repeat_interleave` of each row's mask; measured by hand: PyNative returns zeros where GRAPH returns "
-        "the attention), and with a dynamic batch the loop over the mask tensor's rows runs zero times (Concat of "
-        "nothing): no rule reports iterating a tensor"
+        "MindSpore itself: PyNative does not repeat its own numbers on this Cell (measured by hand: the first call "
+        "returns other values than the later calls with the same inputs; the masked softmax `ops.select(mask, x, "
+        "float('-inf'))` after `repeat_interleave`), so the verifier takes it for random and compares shapes only "
+        "(graph, strict and export ✓s; before the second-seed change they read as values differ); with a dynamic "
+        "batch the loop over the mask tensor's rows runs zero times (Concat of nothing): no rule reports iterating "
+        "a tensor"
     ),
     "mindaudio:wavegrad_v190.UBlock": (
-        "`x.repeat(self.factor, 2)` is MindSpore's older numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
-        "no version runs in PyNative here); GM507's unsafe `ops.tile(x, (self.factor, 2))` read it as torch's "
-        "repeat and changed the shape (the next Conv1d got 8 channels, not 4), so GM507 now reports a count "
-        "followed by an axis of 2 or more without a fix, naming both rewrites; the one that keeps this meaning is "
-        "`ops.repeat_interleave(x, self.factor, 2)`"
+        "`x.repeat(self.factor, 2)` is MindSpore 1.x's numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
+        "no version runs in PyNative here): GM507's unsafe fix `ops.repeat_interleave(x, self.factor, 2)` passes "
+        "every mode against its own PyNative run; the safe fixes leave it (2.10 reads `repeat` as torch's tile)"
     ),
     "mindaudio:variance_adapter.LengthRegulator": (
-        "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat (no CPU "
-        "kernel, so no version runs in PyNative here); GM507's unsafe `ops.tile(batch, (counts, 0))` cannot run "
-        "(Tile of a list); GM106 reports the `.asnumpy()`; the output length depends on the data, which no static "
-        "graph can express (STRICT/export reject `.asnumpy()`, a dynamic batch rejects `zip` over it)"
+        "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat: GM507's "
+        "unsafe `ops.repeat_interleave(batch, counts, 0)` runs in PyNative, where the Cell's own `pad` helper then "
+        "fails ('the paddings value must be tuple of int', its lengths being numpy ints); the output length depends "
+        "on the data, which no static graph can express (GM106 reports the `.asnumpy()`; STRICT/export reject it, "
+        "a dynamic batch rejects `zip` over it, GRAPH fails in `np.stack` of the lengths)"
     ),
 }
