@@ -40,15 +40,7 @@ def touched(original: str, rewritten: str) -> list[Touched]:
             found[name] = Touched(name, node.lineno, "changed")
         elif used := sorted(helpers & _names(node)):
             found[name] = Touched(name, node.lineno, "calls " + ", ".join(used))
-    grew = True
-    while grew:  # a subclass runs its base's construct
-        grew = False
-        for name in [n for n in classes if n in cells and n not in found]:
-            bases = [b for b in _base_names(classes[name]) if b in found]
-            if bases:
-                found[name] = Touched(name, classes[name].lineno, f"inherits from {bases[0]}")
-                grew = True
-    return sorted(found.values(), key=lambda t: t.line)
+    return _with_subclasses(found, classes, cells)
 
 
 def changed_names(original: str, rewritten: str) -> set[str]:
@@ -94,6 +86,12 @@ def through_imports(source: str, package: str, changed: dict[str, set[str]]) -> 
             found[name] = Touched(name, node.lineno, f"inherits from {inherited[name][0]}")
         elif used:
             found[name] = Touched(name, node.lineno, "calls " + ", ".join(used))
+    return _with_subclasses(found, classes, cells)
+
+
+def _with_subclasses(found: dict[str, Touched], classes: dict[str, ast.ClassDef], cells: set[str]) -> list[Touched]:
+    """`found` and the Cells of `classes` that inherit from one of them (a subclass runs its base's construct),
+    in source order."""
     grew = True
     while grew:
         grew = False
