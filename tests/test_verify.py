@@ -211,10 +211,14 @@ def test_random_cells_compare_shapes_only_and_frozen_noise_fails():
 def test_a_dropout_in_training_is_seen_as_random_not_as_a_failing_dynamic_batch():
     """Built under the same seed, the second-seed instance drew the same mask and the Cell looked
     deterministic: the dynamic check's grown batch then failed on values (a false failure)."""
-    report = verify_json("tests/verify_cases/misbehaving.py:TrainingDropout", "--input", "float32[B=2,64]",
-                         "--train", "--checks", "graph,dynamic", expect=0)  # fmt: skip
-    assert report["reference"]["random"] is True
-    assert all(v["passed"] and not v["values_compared"] for v in report["verdicts"])
+    for cell, spec in (("TrainingDropout", "float32[B=2,64]"), ("PerSampleDropout", "float32[B=2,3]")):
+        report = verify_json(f"tests/verify_cases/misbehaving.py:{cell}", "--input", spec, "--train", "--checks",
+                             "graph,dynamic", expect=0)  # fmt: skip
+        assert report["reference"]["random"] is True, cell
+        assert all(v["passed"] and not v["values_compared"] for v in report["verdicts"]), cell
+    evaluated = verify_json("tests/verify_cases/misbehaving.py:PerSampleDropout", "--input", "float32[B=2,3]",
+                            "--checks", "graph", expect=0)  # fmt: skip
+    assert evaluated["reference"]["random"] is False  # in eval mode a Dropout is the identity: values compared
 
 
 def test_constant_accumulator_leaks_state_into_the_second_call(tmp_path):

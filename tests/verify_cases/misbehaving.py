@@ -51,3 +51,15 @@ class TrainingDropout(nn.Cell):
 
     def construct(self, x):
         return self.drop(x) * 2
+
+
+class PerSampleDropout(nn.Cell):
+    """mindcv's DropPath: a Dropout over a mask of one entry per sample. At batch 2 a second seed can draw
+    the same two entries; the Cell is random all the same."""
+
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout(p=0.5)
+
+    def construct(self, x):
+        return x * self.drop(ops.ones((x.shape[0], 1), ms.float32))
