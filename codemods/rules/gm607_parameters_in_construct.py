@@ -9,7 +9,7 @@ from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 # the Cell methods that walk the Cell tree in Python (measured: trainable_params, parameters_dict, get_parameters)
 _WALKERS = {
     "trainable_params", "untrainable_params", "get_parameters", "parameters_dict", "parameters_and_names",
-    "cells_and_names",
+    "cells_and_names", "parameters",  # the last is torch's name (Hugging Face ports: `next(self.parameters())`)
 }  # fmt: skip
 
 
@@ -19,7 +19,10 @@ class ParametersInConstruct(Rule):
     What it does:
         Reports calls of the Cell methods that walk the Cell's Parameters or sub-Cells (`trainable_params`,
         `untrainable_params`, `get_parameters`, `parameters_dict`, `parameters_and_names`,
-        `cells_and_names`) on `self` or on a sub-Cell of `self` in graph code.
+        `cells_and_names`) on `self` or on a sub-Cell of `self` in graph code, and torch's
+        `self.parameters()`, which Hugging Face ports keep (`next(self.parameters()).dtype`: 8 construct
+        methods of the seven real-Cell wheels, bench/limits/prevalence.py) and an `nn.Cell` of 2.10 does
+        not have (unless the file's own Cell classes define it).
 
     Why it breaks graph mode:
         These methods are Python generators and dict builders over the Cell tree, which the graph
@@ -65,6 +68,17 @@ class ParametersInConstruct(Rule):
         if self.ctx.current is None or self.ctx.current.cell is None:
             return
         call = f"{self.ctx.code(func)}()"
+        if func.attr.value == "parameters":
+            if any(_defines(cls, "parameters") for cls in self.ctx.cell_classes):
+                return  # the file's own `parameters` method: not torch's
+            self.report(
+                node,
+                f"`{call}` in {self.ctx.where()} is torch's: an `nn.Cell` has no `parameters` (AttributeError even in "
+                "PyNative), and MindSpore's `get_parameters()` walks the Cell tree in Python, which graph mode "
+                "rejects; collect what it reads once at the end of `__init__` (e.g. `self.first_dtype = "
+                "next(self.get_parameters()).dtype`) and read that",
+            )
+            return
         self.report(
             node,
             f'`{call}` in {self.ctx.where()} walks the Cell tree in Python: graph mode rejects it ("the method '
@@ -78,3 +92,7 @@ def _on_self(node: cst.BaseExpression) -> bool:
     while isinstance(node, cst.Attribute):
         node = node.value
     return isinstance(node, cst.Name) and node.value == "self"
+
+
+def _defines(cls: cst.ClassDef, name: str) -> bool:
+    return any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in cls.body.body)

@@ -16,3 +16,11 @@ class Collected(nn.Cell):
 
 def count(net):
     return len(net.trainable_params())  # not graph code
+
+
+class OwnParameters(nn.Cell):
+    def parameters(self):  # the file defines it: not torch's
+        return (self.scale,)
+
+    def construct(self, x):
+        return x * next(iter(self.parameters()))

@@ -16,3 +16,10 @@ class Regularised(nn.Cell):
 
     def penalty(self):
         return sum(p.sum() for p in self.trainable_params())
+
+
+class PortedAttention(nn.Cell):
+    """A Hugging Face port: torch's `next(self.parameters())`."""
+
+    def construct(self, x, head_mask):
+        return x * head_mask.to(dtype=next(self.parameters()).dtype)
