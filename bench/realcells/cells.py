@@ -129,12 +129,6 @@ CELLS: tuple[Cell, ...] = tuple(_cells())
 
 # one line per Cell that still fails somewhere after the fixes: why (read from results.md and the source)
 NOTES: dict[str, str] = {
-    "mindcv:drop_path.DropPath": (
-        "training-mode Dropout of a per-sample mask: at the grown batch the dynamic-shape graph draws another mask "
-        "than PyNative; the verifier now builds its second-seed instance under that seed (a Dropout takes its seed "
-        "when it is built), but at batch 2 the mask has two entries and the second seed drew the same two, so the "
-        "Cell still reads as deterministic (a verifier limit, not a pattern a rewrite could fix)"
-    ),
     "mindcv:binary_cross_entropy_smooth.BinaryCrossEntropySmooth": (
         "missed pattern: `if main_logits.size != labels.size:` is an `if` on shape values, decided at compile time "
         "only when shapes are static; with a dynamic batch both branches are compiled and the OneHot branch rejects "
@@ -143,8 +137,9 @@ NOTES: dict[str, str] = {
     "mindocr:rec_robustscanner_head.DotProductAttentionLayer": (
         "MindSpore itself: PyNative does not repeat its own numbers on this Cell (measured by hand: the first call "
         "returns other values than the later calls with the same inputs; the masked softmax `ops.select(mask, x, "
-        "float('-inf'))` after `repeat_interleave`), so the verifier takes it for random and compares shapes only "
-        "(graph, strict and export ✓s; before the second-seed change they read as values differ); with a dynamic "
+        "float('-inf'))` after `repeat_interleave`), so whether the verifier's second-seed call repeats the first "
+        "changes from run to run: of two runs on this commit's code, one read graph, strict and export as random "
+        "(✓s) and one as values differ (✗, this table); with a dynamic "
         "batch the loop over the mask tensor's rows runs zero times (Concat of nothing): no rule reports iterating "
         "a tensor"
     ),
