@@ -14,6 +14,7 @@ to a caller-given proof (the verifier) before it is written.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import threading
@@ -372,13 +373,12 @@ def _importers(path: Path, original: str, source: str, recording: Recording, tre
     """(file, module, Touched) for each Cell of another module of the same import root that uses what the
     rewrite of `path` changed: among the run's files `tree` and the modules the recording reached."""
     from codemods.verify.staging import locate
-    from codemods.verify.touched import changed_names, through_imports
+    from codemods.verify.touched import changed_names, may_import, through_imports
 
     mod = locate(path)
     names = changed_names(original, source)
     if not names:
         return
-    leaf = mod.name.rpartition(".")[2]
     candidates = {Path(p).resolve() for p in tree}
     for key in recording.cells:
         module = key.rpartition(":")[0]
@@ -390,17 +390,35 @@ def _importers(path: Path, original: str, source: str, recording: Recording, tre
     for other in sorted(candidates - {path}):
         if not other.is_relative_to(mod.root):
             continue
-        try:
-            text = other.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        found = _imports_of(other)
+        if found is None or found[0].root != mod.root or not may_import(found[1], mod.name):
             continue
-        if leaf not in text:  # an import of the module names it
-            continue
-        them = locate(other)
-        if them.root != mod.root:
-            continue
-        for cell in through_imports(text, them.package, {mod.name: names}):
+        them = found[0]
+        for cell in through_imports(other.read_text(encoding="utf-8"), them.package, {mod.name: names}):
             yield other, them.name, cell
+
+
+def _imports_of(path: Path):
+    """(Module, the dotted names it imports) of a file, read once per run while the file is unchanged (a
+    fix over a model zoo asks this of every file for every changed one); None if it cannot be read."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _imports_read(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _imports_read(path: str, _mtime_ns: int, _size: int):
+    from codemods.verify.staging import locate
+    from codemods.verify.touched import imported_modules
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    module = locate(Path(path))
+    return module, imported_modules(text, module.package)
 
 
 @dataclass

@@ -356,7 +356,7 @@ def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tm
 
 
 def test_cells_of_other_modules_are_touched_through_resolved_imports():
-    from codemods.verify.touched import through_imports
+    from codemods.verify.touched import imported_modules, may_import, through_imports
 
     source = textwrap.dedent("""\
         import pkg.helpers as m
@@ -395,6 +395,12 @@ def test_cells_of_other_modules_are_touched_through_resolved_imports():
                      ("ByOwnFunction", "calls pkg.helpers.head"), ("ByBase", "inherits from pkg.helpers.Base"),
                      ("OfThatBase", "inherits from ByBase"), ("ByStar", "calls pkg.up.up_helper")]  # fmt: skip
     assert [t.cell for t in through_imports(source, "", changed)] == ["ByAlias", "ByModule", "ByOwnFunction"]
+    # the cheap index a run keeps per file: only modules that can reach pkg.helpers are read again
+    imported = imported_modules(source, "pkg.sub")
+    assert {"pkg.helpers.*", "pkg", "pkg.helpers", "pkg.helpers.Base", "pkg.sub.other.head", "pkg.up"} <= imported
+    assert may_import(imported, "pkg.helpers") and may_import(imported, "pkg.up")
+    assert not may_import(imported, "pkg.layers") and not may_import(imported_modules("import os\n", ""), "pkg.helpers")
+    assert may_import(imported_modules("import pkg\n", ""), "pkg.helpers")  # then `pkg.helpers.head(x)`
 
 
 def test_the_html_report_shows_the_recorded_verification(project, recording, tmp_path):

@@ -126,6 +126,31 @@ def _imports(tree: ast.Module, package: str, changed: dict[str, set[str]]) -> di
     return bound
 
 
+def imported_modules(source: str, package: str) -> frozenset[str]:
+    """What `source` (a module of `package`) imports, as dotted names: each module or name of one that a
+    from-import names, and each plain `import a.b` as `a.b.*` (its attributes reach every module below it).
+    A module must be among them (`may_import`) for `through_imports` to find anything in `source`."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(f"{alias.name}.*" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(node.module, node.level, package)
+            if module is not None:
+                found.add(module)
+                found.update(f"{module}.{alias.name}" for alias in node.names if alias.name != "*")
+    return frozenset(found)
+
+
+def may_import(imported: frozenset[str], module: str) -> bool:
+    """Whether a module whose imports are `imported` can reach `module`."""
+    return module in imported or any(n.endswith(".*") and f"{module}.".startswith(n[:-1]) for n in imported)
+
+
 def _absolute(module: str | None, level: int, package: str) -> str | None:
     if not level:
         return module
