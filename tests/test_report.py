@@ -148,6 +148,20 @@ def test_summary_counts_match_what_check_finds(written: Written, page: Page) -> 
     assert total(page, "files") == len(list(written.project.glob("*.py")))
 
 
+def test_per_directory_counts_add_up_to_the_totals(written: Written, page: Page) -> None:
+    rows = page.dom.find(id="directories").find_all("tr", **{"data-dir": None})
+    assert [r.attrs["data-dir"] for r in rows] == [str(written.project)]  # every file of the fixture is in one
+    counts = cells(rows[0])
+    assert counts["files"] == total(page, "files") == len(list(written.project.glob("*.py")))
+    for key in ("found", "fixed", "unsafe", "manual"):
+        assert counts[key] == total(page, key), key
+    files = page.dom.find(id="files").find_all("details", cls="file")
+    assert counts["with findings"] == sum(1 for f in files if f.find("tr", cls="finding") is not None)
+    summary = page.dom.find(id="summary")
+    bars = [b.attrs["style"] for b in summary.find_all("span", cls="bar")]  # one per rule, the largest full
+    assert "width:100%" in bars and len(bars) == len(summary.find_all("tr", **{"data-rule": None})) - 1
+
+
 def test_each_file_shows_its_findings_and_the_diff_of_its_fixes(written: Written, page: Page) -> None:
     diff = gm("fix", "--diff", "--no-cache", str(written.project), cwd=written.project.parent).stdout
     changed = _split_diff(diff)

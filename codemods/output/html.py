@@ -46,6 +46,7 @@ def render_report(
         [
             _header(results, items, verifications, unsafe),
             _summary(counts, unsafe),
+            _directories(results, items),
             _verifications(verifications),
             _errors(results),
             _files(results, items),
@@ -184,21 +185,22 @@ def _summary(counts: Counter, unsafe: bool) -> str:
     head = (
         "<tr><th>rule</th><th>breaks</th><th>fix</th><th class=n>found</th>"
         f"<th class=n>fixed{' (safe + unsafe)' if unsafe else ''}</th>"
-        "<th class=n>fixable with <code>--unsafe-fixes</code></th><th class=n>manual</th></tr>"
+        "<th class=n>fixable with <code>--unsafe-fixes</code></th><th class=n>manual</th><th>share</th></tr>"
     )
     if not codes:
         return _section("summary", "Summary per rule", '<p class="empty">No findings.</p>')
-    rows = [_summary_row(code, counts) for code in codes]
+    most = max(sum(counts[c, s] for s in STATUS_LABELS) for c in codes) or 1
+    rows = [_summary_row(code, counts, most) for code in codes]
     total = {s: sum(counts[c, s] for c in codes) for s in STATUS_LABELS}
     foot = (
         f'<tr data-rule="total"><th colspan=3>total</th>{_count("found", sum(total.values()))}'
-        f"{_count(FIXED, total[FIXED])}{_count(UNSAFE, total[UNSAFE])}{_count(MANUAL, total[MANUAL])}</tr>"
+        f"{_count(FIXED, total[FIXED])}{_count(UNSAFE, total[UNSAFE])}{_count(MANUAL, total[MANUAL])}<td></td></tr>"
     )
     table = f'<table class="summary"><thead>{head}</thead><tbody>{"".join(rows)}</tbody><tfoot>{foot}</tfoot></table>'
     return _section("summary", "Summary per rule", table)
 
 
-def _summary_row(code: str, counts: Counter) -> str:
+def _summary_row(code: str, counts: Counter, most: int) -> str:
     rule = RULES.get(code)
     found = sum(counts[code, s] for s in STATUS_LABELS)
     name = _e(rule.NAME) if rule else ""
@@ -208,8 +210,38 @@ def _summary_row(code: str, counts: Counter) -> str:
         f'<tr data-rule="{_e(code)}"><td class="rule"><a href="#rule-{_e(code)}"><code>{_e(code)}</code></a> '
         f'{name}</td><td class="breaks">{breaks}</td><td>{fix}</td>{_count("found", found)}'
         f"{_count(FIXED, counts[code, FIXED])}{_count(UNSAFE, counts[code, UNSAFE])}"
-        f"{_count(MANUAL, counts[code, MANUAL])}</tr>"
+        f'{_count(MANUAL, counts[code, MANUAL])}<td class="share"><span class="bar" '
+        f'style="width:{100 * found / most:.0f}%"></span></td></tr>'
     )
+
+
+def _directories(results: Sequence[FileResult], items: dict[str, list[_Item]]) -> str:
+    """Per directory: files checked, files with findings, findings by what they need, and a bar of the
+    findings' share (the directories with most first)."""
+    rows: dict[str, Counter] = {}
+    for result in results:
+        folder = os.path.dirname(result.path) or "."
+        row = rows.setdefault(folder, Counter())
+        row["files"] += 1
+        row["with findings"] += bool(items[result.path])
+        for item in items[result.path]:
+            row["found"] += 1
+            row[item.status] += 1
+    if len(rows) < 2 and not any(r["found"] for r in rows.values()):
+        return ""
+    most = max(r["found"] for r in rows.values()) or 1
+    head = (
+        "<tr><th>directory</th><th class=n>files</th><th class=n>with findings</th><th class=n>found</th>"
+        "<th class=n>fixed</th><th class=n>unsafe fix</th><th class=n>manual</th><th>share</th></tr>"
+    )
+    body = []
+    for folder, row in sorted(rows.items(), key=lambda kv: (-kv[1]["found"], kv[0])):
+        counts = "".join(_count(k, row[k]) for k in ("files", "with findings", "found", FIXED, UNSAFE, MANUAL))
+        bar = f'<span class="bar" style="width:{100 * row["found"] / most:.0f}%"></span>'
+        body.append(f'<tr data-dir="{_e(folder)}"><td><code>{_e(folder)}</code></td>{counts}<td class="share">'
+                    f"{bar}</td></tr>")  # fmt: skip
+    table = f'<table class="summary dirs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return _section("directories", "Per directory", table)
 
 
 def _count(key: str, value: int) -> str:
@@ -632,6 +664,7 @@ color:var(--muted);background:var(--bg);margin:0 6px 4px 0;white-space:nowrap}
 white-space:nowrap}
 .badge.ok{color:var(--ok);background:var(--ok-bg)}.badge.warn{color:var(--warn);background:var(--warn-bg)}
 .badge.bad{color:var(--bad);background:var(--bad-bg)}
+td.share{width:80px;min-width:60px}.bar{display:block;height:10px;border-radius:5px;background:var(--accent);min-width:2px}
 .toolbar{display:flex;gap:16px;align-items:center;margin:0 0 14px;color:var(--muted);font-size:14px}
 .toolbar[hidden]{display:none}
 .toolbar input[type=search]{flex:0 1 320px;font:inherit;padding:5px 10px;border:1px solid var(--border);
