@@ -162,6 +162,21 @@ def test_per_directory_counts_add_up_to_the_totals(written: Written, page: Page)
     assert "width:100%" in bars and len(bars) == len(summary.find_all("tr", **{"data-rule": None})) - 1
 
 
+def test_a_shared_link_filters_the_findings_by_rule_and_fix(written: Written, tmp_path) -> None:
+    """`report.html#rule=GM201&fix=unsafe`: the page's script shows only those findings, and only the files
+    that have one (Chromium ran the script before dumping the DOM)."""
+    dom = parse(chromium(written.html, tmp_path, "--dump-dom", fragment="#rule=GM201&fix=unsafe").stdout)
+    rows = dom.find(id="files").find_all("tr", cls="finding")
+    shown = [(r.attrs["data-code"], r.attrs["data-status"]) for r in rows if "hidden" not in r.attrs]
+    assert shown == [("GM201", "unsafe")]  # the summary counts one
+    assert len(rows) >= 10  # the others are there, hidden
+    files = dom.find(id="files").find_all("details", cls="file")
+    visible = [f.attrs["data-path"] for f in files if "display: none" not in f.attrs.get("style", "")]
+    assert len(visible) == 1 and len(files) > 5
+    everything = parse(chromium(written.html, tmp_path, "--dump-dom").stdout)  # no fragment: nothing hidden
+    assert not [r for r in everything.find(id="files").find_all("tr", cls="finding") if "hidden" in r.attrs]
+
+
 def test_each_file_shows_its_findings_and_the_diff_of_its_fixes(written: Written, page: Page) -> None:
     diff = gm("fix", "--diff", "--no-cache", str(written.project), cwd=written.project.parent).stdout
     changed = _split_diff(diff)
@@ -259,12 +274,13 @@ def gm(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([GRAPHMEND, *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=900)
 
 
-def chromium(page: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """Headless Chromium on a file; host names resolve to nothing, so the test never touches the network."""
+def chromium(page: Path, tmp: Path, *args: str, fragment: str = "") -> subprocess.CompletedProcess:
+    """Headless Chromium on a file (at `fragment`, e.g. `#rule=GM101`); host names resolve to nothing, so the
+    test never touches the network."""
     command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run",
                f"--user-data-dir={tmp / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND", *args,
-               page.as_uri()]  # fmt: skip
+               page.as_uri() + fragment]  # fmt: skip
     return subprocess.run(command, capture_output=True, text=True, timeout=600, check=True)
 
 

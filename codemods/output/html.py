@@ -368,10 +368,15 @@ def _errors(results: Sequence[FileResult]) -> str:
 def _files(results: Sequence[FileResult], items: dict[str, list[_Item]]) -> str:
     shown = [r for r in results if not r.error and (items[r.path] or r.changed)]
     clean = [r for r in results if not r.error and not (items[r.path] or r.changed)]
+    codes = sorted({i.finding.code for found in items.values() for i in found})
+    rules = "".join(f'<option value="{_e(c)}">{_e(c)}</option>' for c in codes)
+    fixes = "".join(f'<option value="{k}">{_e(v)}</option>' for k, v in STATUS_LABELS.items())
     toolbar = (
         '<div class="toolbar" hidden><input type="search" id="filter" placeholder="Filter files by path"'
-        ' aria-label="Filter files by path"><label><input type="checkbox" id="open-only"> only files '
-        "with findings left</label></div>"
+        ' aria-label="Filter files by path">'
+        f'<select id="rule-filter" aria-label="Rule"><option value="">every rule</option>{rules}</select>'
+        f'<select id="fix-filter" aria-label="Fix"><option value="">any fix</option>{fixes}</select>'
+        '<label><input type="checkbox" id="open-only"> only files with findings left</label></div>'
     )
     parts = [toolbar] + [_file(n, r, items[r.path]) for n, r in enumerate(shown, 1)]
     if clean:
@@ -667,6 +672,8 @@ white-space:nowrap}
 td.share{width:80px;min-width:60px}.bar{display:block;height:10px;border-radius:5px;background:var(--accent);min-width:2px}
 .toolbar{display:flex;gap:16px;align-items:center;margin:0 0 14px;color:var(--muted);font-size:14px}
 .toolbar[hidden]{display:none}
+.toolbar select{font:inherit;padding:4px 8px;border:1px solid var(--border);border-radius:6px;background:var(--bg);
+color:var(--fg)}
 .toolbar input[type=search]{flex:0 1 320px;font:inherit;padding:5px 10px;border:1px solid var(--border);
 border-radius:6px;background:var(--bg);color:var(--fg)}
 details.file{border:1px solid var(--border);border-radius:10px;margin:0 0 16px;overflow:hidden}
@@ -738,14 +745,31 @@ footer{color:var(--muted);font-size:13px;margin-top:48px;padding-top:12px;border
 _SCRIPT = """
 (function(){
   var bar=document.querySelector('.toolbar'); if(!bar) return; bar.hidden=false;
-  var text=document.getElementById('filter'), open=document.getElementById('open-only');
+  var text=document.getElementById('filter'), open=document.getElementById('open-only'),
+      rule=document.getElementById('rule-filter'), fix=document.getElementById('fix-filter');
+  // a filtered view can be shared: #rule=GM101&fix=unsafe&path=models
+  var said=new URLSearchParams(location.hash.slice(1));
+  if(said.get('rule')) rule.value=said.get('rule');
+  if(said.get('fix')) fix.value=said.get('fix');
+  if(said.get('path')) text.value=said.get('path');
   function apply(){
-    var q=text.value.toLowerCase();
+    var q=text.value.toLowerCase(), r=rule.value, x=fix.value;
     document.querySelectorAll('details.file').forEach(function(f){
-      var hit=f.dataset.path.toLowerCase().indexOf(q)>=0 && (!open.checked || f.dataset.left==='yes');
+      var shown=0;
+      f.querySelectorAll('tr.finding').forEach(function(row){
+        var hit=(!r || row.dataset.code===r) && (!x || row.dataset.status===x);
+        row.hidden=!hit; if(hit) shown++;
+      });
+      var hit=f.dataset.path.toLowerCase().indexOf(q)>=0 && (!open.checked || f.dataset.left==='yes')
+              && (!(r || x) || shown>0);
       f.style.display=hit?'':'none';
     });
+    var state=new URLSearchParams();
+    if(r) state.set('rule',r); if(x) state.set('fix',x); if(text.value) state.set('path',text.value);
+    var hash=state.toString();
+    if(hash || location.hash) history.replaceState(null,'',hash?'#'+hash:location.pathname);
   }
-  text.addEventListener('input',apply); open.addEventListener('change',apply);
+  [text,open,rule,fix].forEach(function(el){el.addEventListener(el===text?'input':'change',apply);});
+  apply();
 })();
 """
