@@ -155,6 +155,8 @@ def test_per_directory_counts_add_up_to_the_totals(written: Written, page: Page)
     assert counts["files"] == total(page, "files") == len(list(written.project.glob("*.py")))
     for key in ("found", "fixed", "unsafe", "manual"):
         assert counts[key] == total(page, key), key
+    # the report writes nothing: what `fix` would change is "fixable", not "fixed"
+    assert page.dom.find("a", **{"data-total": "fixed"}).find(cls="label").text() == "fixable"
     files = page.dom.find(id="files").find_all("details", cls="file")
     assert counts["with findings"] == sum(1 for f in files if f.find("tr", cls="finding") is not None)
     summary = page.dom.find(id="summary")

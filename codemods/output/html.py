@@ -29,7 +29,8 @@ from codemods.verify import Report, render_json
 from codemods.verify.recording import NotReached
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
-STATUS_LABELS = {FIXED: "fixed", UNSAFE: "unsafe fix", MANUAL: "manual"}
+# what each finding needs; the report runs `fix` in memory and writes nothing, so a safe fix is "fixable"
+STATUS_LABELS = {FIXED: "fixable", UNSAFE: "unsafe fix", MANUAL: "manual"}
 TONES = {FIXED: "ok", UNSAFE: "warn", MANUAL: "bad"}
 
 
@@ -131,7 +132,7 @@ def _header(results, items, verifications, unsafe: bool) -> str:
     cards = [
         _card("files", len(results), "files", "#files", f"{changed} changed by fixes"),
         _card("found", len(every), "findings", "#summary"),
-        _card("fixed", by_status[FIXED], "fixed", "#files", "by `graphmend fix`", "ok"),
+        _card("fixed", by_status[FIXED], "fixable", "#files", "by `graphmend fix`", "ok"),
         _card("unsafe", by_status[UNSAFE], "unsafe fix", "#files", "with `--unsafe-fixes`", "warn"),
         _card("manual", by_status[MANUAL], "manual", "#files", "no automatic fix", "bad"),
         _card("errors", errors, "errors", "#errors", "not read or parsed", "bad"),
@@ -184,7 +185,7 @@ def _summary(counts: Counter, unsafe: bool) -> str:
     codes = sorted({code for code, _ in counts})
     head = (
         "<tr><th>rule</th><th>breaks</th><th>fix</th><th class=n>found</th>"
-        f"<th class=n>fixed{' (safe + unsafe)' if unsafe else ''}</th>"
+        f"<th class=n>fixable{' (safe + unsafe)' if unsafe else ''}</th>"
         "<th class=n>fixable with <code>--unsafe-fixes</code></th><th class=n>manual</th><th>share</th></tr>"
     )
     if not codes:
@@ -232,7 +233,7 @@ def _directories(results: Sequence[FileResult], items: dict[str, list[_Item]]) -
     most = max(r["found"] for r in rows.values()) or 1
     head = (
         "<tr><th>directory</th><th class=n>files</th><th class=n>with findings</th><th class=n>found</th>"
-        "<th class=n>fixed</th><th class=n>unsafe fix</th><th class=n>manual</th><th>share</th></tr>"
+        "<th class=n>fixable</th><th class=n>unsafe fix</th><th class=n>manual</th><th>share</th></tr>"
     )
     body = []
     for folder, row in sorted(rows.items(), key=lambda kv: (-kv[1]["found"], kv[0])):
@@ -410,7 +411,7 @@ def _finding_row(item: _Item) -> str:
     f = item.finding
     label, tone = STATUS_LABELS[item.status], TONES[item.status]
     if item.status == FIXED and f.fix == "unsafe":  # applied because --unsafe-fixes was given: review it
-        label, tone = "fixed (unsafe)", "warn"
+        label, tone = "fixable (unsafe)", "warn"
     source = ""
     if item.source_line is not None and item.source_line.strip():
         source = f'<code class="src">{_excerpt(item.source_line, f)}</code>'
