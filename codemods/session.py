@@ -342,12 +342,12 @@ def _recorded(result: FileResult, source: str, recording: Recording, configured:
               tree: Sequence[Path] = ()):  # fmt: skip
     from codemods.verify.recording import NotReached
     from codemods.verify.staging import locate, shown
-    from codemods.verify.touched import touched
+    from codemods.verify.touched import changes
 
     path = Path(result.path).resolve()
     module = locate(path).name
-    original = result.original.decode(result.encoding)
-    for cell in touched(original, source):
+    cells, names = changes(result.original.decode(result.encoding), source)
+    for cell in cells:
         if cell.cell in configured:
             continue
         label = f"{shown(str(path))}:{cell.cell}"
@@ -357,9 +357,8 @@ def _recorded(result: FileResult, source: str, recording: Recording, configured:
             continue
         for name, request in made:
             yield run(f"{shown(str(path))}:{name}" + (" (training)" if request.train else ""), request)
-    for other, name, cell in _importers(path, original, source, recording, tree):
+    for other, name, text, cell in _importers(path, names, recording, tree):
         label = f"{shown(str(other))}:{cell.cell} ({cell.how})"
-        text = other.read_text(encoding="utf-8")
         made = recording.requests(name, other, text, cell.cell, checks=checks, also=((path, source),))
         if isinstance(made, NotReached):
             yield label, made
@@ -369,14 +368,14 @@ def _recorded(result: FileResult, source: str, recording: Recording, configured:
                       request)  # fmt: skip
 
 
-def _importers(path: Path, original: str, source: str, recording: Recording, tree: Sequence[Path]):
-    """(file, module, Touched) for each Cell of another module of the same import root that uses what the
-    rewrite of `path` changed: among the run's files `tree` and the modules the recording reached."""
+def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence[Path]):
+    """(file, module, its source, Touched) for each Cell of another module of the same import root that
+    uses `names`, what the rewrite of `path` changed: among the run's files `tree` and the modules the
+    recording reached."""
     from codemods.verify.staging import locate
-    from codemods.verify.touched import changed_names, may_import, through_imports
+    from codemods.verify.touched import may_import, through_imports
 
     mod = locate(path)
-    names = changed_names(original, source)
     if not names:
         return
     candidates = {Path(p).resolve() for p in tree}
@@ -393,9 +392,9 @@ def _importers(path: Path, original: str, source: str, recording: Recording, tre
         found = _imports_of(other)
         if found is None or found[0].root != mod.root or not may_import(found[1], mod.name):
             continue
-        them = found[0]
-        for cell in through_imports(other.read_text(encoding="utf-8"), them.package, {mod.name: names}):
-            yield other, them.name, cell
+        them, text = found[0], other.read_text(encoding="utf-8")
+        for cell in through_imports(text, them.package, {mod.name: names}):
+            yield other, them.name, text, cell
 
 
 def _imports_of(path: Path):
@@ -408,7 +407,7 @@ def _imports_of(path: Path):
     return _imports_read(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16384)  # a run's files, a few times over as they are written
 def _imports_read(path: str, _mtime_ns: int, _size: int):
     from codemods.verify.staging import locate
     from codemods.verify.touched import imported_modules

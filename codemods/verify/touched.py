@@ -12,6 +12,7 @@ that is one) among their bases. Imports the rewrite added change no Cell by them
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -24,10 +25,16 @@ class Touched:
 
 def touched(original: str, rewritten: str) -> list[Touched]:
     """The Cells of `rewritten` that differ in behaviour from `original`, in source order."""
+    return changes(original, rewritten)[0]
+
+
+def changes(original: str, rewritten: str) -> tuple[list[Touched], set[str]]:
+    """The touched Cells (as `touched`), and what another module can import that the rewrite changed:
+    its changed module-level functions and its touched Cells. Both sources are parsed once."""
     try:
         before, after = ast.parse(original), ast.parse(rewritten)
     except SyntaxError:
-        return []
+        return [], set()
     old, new = _definitions(before), _definitions(after)
     changed = {name for name, node in new.items() if name not in old or ast.dump(old[name]) != ast.dump(node)}
     helpers = {n for n in changed if isinstance(new[n], (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -40,25 +47,13 @@ def touched(original: str, rewritten: str) -> list[Touched]:
             found[name] = Touched(name, node.lineno, "changed")
         elif used := sorted(helpers & _names(node)):
             found[name] = Touched(name, node.lineno, "calls " + ", ".join(used))
-    return _with_subclasses(found, classes, cells)
-
-
-def changed_names(original: str, rewritten: str) -> set[str]:
-    """What another module can import that the rewrite changed: its changed module-level functions and
-    its touched Cells."""
-    try:
-        before, after = ast.parse(original), ast.parse(rewritten)
-    except SyntaxError:
-        return set()
-    old, new = _definitions(before), _definitions(after)
-    functions = {n for n, node in new.items() if not isinstance(node, ast.ClassDef)
-                 and (n not in old or ast.dump(old[n]) != ast.dump(node))}  # fmt: skip
-    return functions | {t.cell for t in touched(original, rewritten)}
+    cells_touched = _with_subclasses(found, classes, cells)
+    return cells_touched, helpers | {t.cell for t in cells_touched}
 
 
 def through_imports(source: str, package: str, changed: dict[str, set[str]]) -> list[Touched]:
     """The Cells of `source` (a module of `package`, "" at the top) that use a name `changed` in another
-    module (dotted module name -> its changed names, as `changed_names` gives them), in source order."""
+    module (dotted module name -> its changed names, as `changes` gives them), in source order."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -103,26 +98,30 @@ def _with_subclasses(found: dict[str, Touched], classes: dict[str, ast.ClassDef]
     return sorted(found.values(), key=lambda t: t.line)
 
 
+def _resolved(tree: ast.Module, package: str) -> Iterator[tuple[str, ast.alias, bool]]:
+    """(module, alias, plain) for each name an import statement binds: a plain `import a.b` as ("a.b",
+    alias, True); a from-import as its absolute module (relative ones resolved in `package`; one that
+    climbs above the top-level package is left out)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, alias, True) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(node.module, node.level, package)
+            if module is not None:
+                yield from ((module, alias, False) for alias in node.names)
+
+
 def _imports(tree: ast.Module, package: str, changed: dict[str, set[str]]) -> dict[str, tuple[str, str | None]]:
     """Local name -> (module, name in it), or (module, None) when the name is the module itself."""
     bound: dict[str, tuple[str, str | None]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    bound[alias.asname] = (alias.name, None)
-                else:
-                    head = alias.name.split(".")[0]
-                    bound[head] = (head, None)
-        elif isinstance(node, ast.ImportFrom):
-            module = _absolute(node.module, node.level, package)
-            if module is None:
-                continue
-            for alias in node.names:
-                if alias.name == "*":
-                    bound.update({n: (module, n) for n in changed.get(module, ())})
-                else:
-                    bound[alias.asname or alias.name] = (module, alias.name)
+    for module, alias, plain in _resolved(tree, package):
+        if plain:
+            head = alias.name.split(".")[0]
+            bound[alias.asname or head] = (alias.name, None) if alias.asname else (head, None)
+        elif alias.name == "*":
+            bound.update({n: (module, n) for n in changed.get(module, ())})
+        else:
+            bound[alias.asname or alias.name] = (module, alias.name)
     return bound
 
 
@@ -135,14 +134,11 @@ def imported_modules(source: str, package: str) -> frozenset[str]:
     except SyntaxError:
         return frozenset()
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(f"{alias.name}.*" for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            module = _absolute(node.module, node.level, package)
-            if module is not None:
-                found.add(module)
-                found.update(f"{module}.{alias.name}" for alias in node.names if alias.name != "*")
+    for module, alias, plain in _resolved(tree, package):
+        if plain:
+            found.add(f"{module}.*")
+        else:
+            found.update([module] if alias.name == "*" else [module, f"{module}.{alias.name}"])
     return frozenset(found)
 
 
