@@ -670,7 +670,7 @@ def _warn_long_lines(results, quiet: bool) -> None:
     black line-length): graphmend keeps the layout around an edit and does not reflow it."""
     if quiet:
         return
-    lengths = functools.lru_cache(maxsize=None)(configuration.formatter_line_length)
+    lengths = functools.cache(configuration.formatter_line_length)
     lines, settings = [], set()
     for result in results:
         found = lengths(Path(os.path.realpath(result.path)).parent)
