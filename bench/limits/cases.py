@@ -179,7 +179,7 @@ ROWS: tuple[Row, ...] = (
             _n("builtin_slice", "s = slice(0, 1)\nreturn x[s]"),
             _n("builtin_repr", "return x, repr(3)"),
         ),
-        why="only `iter`/`next` failed (an internal 'Stack' error); no rule yet: bench/limits/prevalence.py over the 8,018 construct methods of the seven real-Cell wheels finds them in 8, all `next(self.parameters())` of Hugging Face ports, which GM607's walkers do not name yet",
+        why="only `iter`/`next` failed (an internal 'Stack' error); no rule of its own: bench/limits/prevalence.py over the 8,018 construct methods of the seven real-Cell wheels finds them in 8, each over a parameter walker that GM607 reports (`next(self.parameters())` 4, `get_parameters()` 2, `parameters_dict()` 2)",
     ),
     Row(
         8,

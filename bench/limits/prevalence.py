@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -77,9 +78,11 @@ def _constructs(tree: ast.Module) -> Iterator[ast.FunctionDef]:
         yield from (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "construct")
 
 
-def scan(tree: Path) -> tuple[int, int, dict[str, list[str]]]:
+def scan(tree: Path) -> tuple[int, int, dict[str, list[str]], Counter]:
+    """Files read, construct methods, the places per row, and what row 7's `iter`/`next` calls iterate."""
     files = constructs = 0
     found: dict[str, list[str]] = {row: [] for row in PATTERNS}
+    iterated: Counter = Counter()
     for path in sorted(tree.rglob("*.py")):
         try:
             module = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
@@ -93,19 +96,23 @@ def scan(tree: Path) -> tuple[int, int, dict[str, list[str]]]:
                 lines = [n.lineno for n in ast.walk(construct) if matches(n, parameters)]
                 if lines:
                     found[row].append(f"{path.relative_to(tree)}:{lines[0]}")
-    return files, constructs, found
+            iterated.update(ast.unparse(n.args[0]) for n in ast.walk(construct)
+                            if PATTERNS["7"][1](n, parameters) and n.args)  # fmt: skip
+    return files, constructs, found, iterated
 
 
 def main() -> None:
     tree = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
     if not tree.is_dir():
         raise SystemExit(f"{tree}: no such folder (bench/realcells/fetch.py fetches the default one)")
-    files, constructs, found = scan(tree)
+    files, constructs, found, iterated = scan(tree)
     print(f"{tree}: {files} files, {constructs} construct methods")
     for row, places in found.items():
         print(f"row {row:>2} {PATTERNS[row][0]}: in {len(places)} construct method(s)")
         for place in places[:3]:
             print(f"         {place}")
+        if row == "7":
+            print("         what they iterate: " + ", ".join(f"{n}x {what}" for what, n in iterated.most_common()))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ class ParametersInConstruct(Rule):
         Reports calls of the Cell methods that walk the Cell's Parameters or sub-Cells (`trainable_params`,
         `untrainable_params`, `get_parameters`, `parameters_dict`, `parameters_and_names`,
         `cells_and_names`) on `self` or on a sub-Cell of `self` in graph code, and torch's
-        `self.parameters()`, which Hugging Face ports keep (`next(self.parameters()).dtype`: 8 construct
-        methods of the seven real-Cell wheels, bench/limits/prevalence.py) and an `nn.Cell` of 2.10 does
-        not have (unless the file's own Cell classes define it).
+        `self.parameters()`, which Hugging Face ports keep (`next(self.parameters()).dtype`: 4 of the 8
+        construct methods with `next(...)` that bench/limits/prevalence.py finds in the seven real-Cell
+        wheels; the other 4 are `get_parameters()` and `parameters_dict()`) and which an `nn.Cell` of 2.10
+        does not have (unless the file's own Cell classes define it).
 
     Why it breaks graph mode:
         These methods are Python generators and dict builders over the Cell tree, which the graph

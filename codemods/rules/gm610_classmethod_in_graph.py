@@ -22,9 +22,10 @@ class ClassmethodInGraph(Rule):
         finds one missing. Measured on MindSpore 2.10 (bench/limits, row 13; tests/verify_rules/limits/
         gm610_classmethod_in_graph.py): `self.scale(x)` on a `@classmethod def scale(cls, x)` fails in
         GRAPH (LAX), STRICT, a dynamic batch and export with "TypeError: The parameters number of the
-        function is 2, but the number of provided arguments is 1." Calling it through the class
-        (`Net.scale(x)`, `type(self).scale(x)`) fails the same way; a `@staticmethod` passes everywhere
-        with PyNative's numbers.
+        function is 2, but the number of provided arguments is 1."; a `@staticmethod` passes everywhere
+        with PyNative's numbers. (Calling it through the class, `Net.scale(x)` or `type(self).scale(x)`,
+        failed the same way when tried by hand with `graphmend verify`; graphmend does not take those
+        calls for graph calls, so this rule does not see them.)
 
     Example:
         @classmethod
