@@ -11,6 +11,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper
 
 from codemods import suppressions
+from codemods.imports import add_imports
 from codemods.names import ModuleBindings, QualifiedNames, resolve_scopes
 from codemods.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
 from codemods.scopes import find_graph_code
@@ -210,17 +211,7 @@ def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
 
 
 def _add_imports(module: cst.Module, imports: Set[Import]) -> cst.Module:
-    if not imports:
-        return module
-    # imported here, not at the top: libcst.codemod pulls in libcst.matchers, most of a cold start's cost,
-    # and only a fix that adds an import needs it
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor
-
-    context = CodemodContext()
-    for module_name, obj in sorted(imports, key=lambda i: (i[0], i[1] or "")):
-        AddImportsVisitor.add_needed_import(context, module_name, obj)
-    return AddImportsVisitor(context).transform_module(module)
+    return add_imports(module, imports) if imports else module
 
 
 def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
@@ -229,9 +220,32 @@ def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
     assert report.fix is not None
     imports = frozenset(report.fix.imports)
     if imports and imports not in ctx.import_edits:
-        module = ctx.wrapper.module
-        ctx.import_edits[imports] = line_edits(module.code, _add_imports(module, imports).code)
-    return tuple(sorted((*ctx.import_edits.get(imports, ()), _replacement_edit(ctx, report))))
+        ctx.import_edits[imports] = import_edits(ctx.wrapper.module, imports)
+    edits = (*ctx.import_edits.get(imports, ()), _replacement_edit(ctx, report))
+    return tuple(sorted(edits, key=lambda e: e[:4]))  # by place; insertions at one place keep their order
+
+
+def import_edits(module: cst.Module, imports: Set[Import]) -> tuple[Edit, ...]:
+    """The text edits that add `imports` to `module`, each new line an insertion of its own (a blank line
+    that opens a new section one too) and each import line that takes a name a replacement of that line.
+    Two fixes that need `import mindspore` then insert the same line at the same place, which an editor
+    or ruff-style applier makes once, whatever else either fix imports."""
+    old = module.code
+    inserted = []
+    before = suppressions.physical_lines(old)
+    after = suppressions.physical_lines(add_imports(module, imports, join=False).code)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, _, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        assert tag == "insert", "a new import line changes no existing line"
+        lines = after[j1:j2]
+        while i1 > 0 and lines[-1] == before[i1 - 1]:  # the same insertion, moved up past equal lines
+            i1, lines = i1 - 1, [lines[-1], *lines[:-1]]
+        place = _line_start(before, i1)
+        inserted += [Edit(*place, *place, line) for line in lines]
+    joined = line_edits(old, add_imports(module, imports, new=False).code)
+    return tuple(sorted((*inserted, *joined), key=lambda e: e[:4]))
 
 
 def _replacement_edit(ctx: FileContext, report: Report) -> Edit:

@@ -254,7 +254,8 @@ class ModuleBindings:
         """An expression for `target` (`mindspore.ops.ones`, `mindspore.float32`) and the import it needs.
 
         Reuses what the file already imports (`ops.ones`, `ms.ops.ones`, `mstype.float32`); otherwise
-        asks for `from mindspore import ops`, or `import mindspore` when `ops` means something else here.
+        asks for `from mindspore import ops` (also where only a bare `import mindspore` binds it), or
+        `import mindspore` when `ops` means something else here.
         """
         module, _, attr = target.rpartition(".")
         candidates = [module]
@@ -262,12 +263,18 @@ class ModuleBindings:
             candidates = ["mindspore.common.dtype", "mindspore.dtype", module]
         parts = module.split(".")
         candidates += [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+        ops_free = module == "mindspore.ops" and self.is_free("ops")
         for prefix in candidates:
             bound = self.name_for(prefix)
+            if bound == "mindspore" and ops_free:
+                # a bare `import mindspore` is what a fix itself adds: `ops.x` either way, so that a fix
+                # spells the same whether another fix's import came first (ruff-style edits, applied one
+                # fix at a time, then give what `fix` writes in one go)
+                continue
             if bound is not None:
                 rest = target.removeprefix(prefix) if target.startswith(prefix + ".") else "." + attr
                 return dotted(bound + rest), None
-        if module == "mindspore.ops" and self.is_free("ops"):
+        if ops_free:
             return dotted("ops." + attr), ("mindspore", "ops")
         return dotted(target), ("mindspore", None)
 

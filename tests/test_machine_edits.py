@@ -45,9 +45,11 @@ def apply_edits(text: str, fixes: list[list[tuple[int, int, int, int, str]]]) ->
         applied.update(fresh)
         if fresh:
             last = fresh[-1][1]
-    for start, end, content in sorted(chosen, reverse=True):
-        text = text[:start] + content + text[end:]
-    return text, len(chosen)
+    pieces, at = [], 0
+    for start, end, content in sorted(chosen, key=lambda e: e[:2]):  # stable: insertions at one place in order
+        pieces += [text[at:start], content]
+        at = end
+    return "".join([*pieces, text[at:]]), len(chosen)
 
 
 def _json_fixes(findings_json: list[dict], unsafe: bool) -> list[list[tuple[int, int, int, int, str]]]:
@@ -115,7 +117,8 @@ def test_an_edit_of_the_json_adds_the_import_the_fix_needs(tmp_path: Path) -> No
     assert run.returncode == 1, run.stderr
     (finding,) = json.loads(run.stdout)
     assert [edit["content"] for edit in finding["fix"]["edits"]] == [
-        "from mindspore import ops, nn\nimport mindspore\n",
+        "import mindspore\n",
+        "from mindspore import nn, ops\n",
         "ops.ones((x.shape[0], 8), mindspore.float64)",
     ]
     source = (tmp_path / "head.py").read_text(encoding="utf-8")

@@ -1,9 +1,9 @@
 # What `np` means is resolved from the imports, never from the spelling.
+import mindspore
 import mindspore.numpy as mnp
 import numpy as onp
 from mindspore import Tensor, nn, ops
 from mindspore import numpy as np
-import mindspore
 
 
 class Net(nn.Cell):

@@ -1,6 +1,6 @@
 """A comment inside the replaced expression makes the fix unsafe; with --unsafe-fixes it is dropped."""
 import numpy as np   # the host one
-from mindspore import ops, Tensor, nn
+from mindspore import Tensor, nn, ops
 import mindspore.common.dtype as mstype
 
 

@@ -1,6 +1,6 @@
 import mindspore
 import numpy as np
-from mindspore import Tensor, nn
+from mindspore import Tensor, nn, ops
 
 
 class Identity(nn.Cell):
@@ -12,9 +12,9 @@ class Identity(nn.Cell):
 
     def construct(self, x):
         eye = Tensor(np.eye(self.k).flatten().astype(np.float32))  # static: a constant everywhere, left alone
-        rows = mindspore.ops.eye(x.shape[0], x.shape[0], mindspore.float32).flatten()  # the batch: the wrapper goes
+        rows = ops.eye(x.shape[0], x.shape[0], mindspore.float32).flatten()  # the batch: the wrapper goes
         grid = mindspore.tensor(np.ones((self.k, self.k)).reshape(1, 1, self.k, self.k), mindspore.float16)
-        flat = mindspore.ops.zeros((2, 3), mindspore.float64).reshape(-1)
+        flat = ops.zeros((2, 3), mindspore.float64).reshape(-1)
         return x, eye, grid, flat
 
 

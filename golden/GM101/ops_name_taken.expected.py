@@ -1,9 +1,9 @@
 # `ops` already means something else here: the fix spells `mindspore.ops` through `import mindspore`.
+import mindspore
 import numpy as np
 from mindspore import Tensor, nn
 
 from .registry import ops
-import mindspore
 
 
 class Head(nn.Cell):

@@ -1,9 +1,9 @@
 """Every TORCH_FUNCTIONS entry of codemods/rules/_torch_table.py, as a half-done port calls it."""
 
+import mindspore
 import torch
 import torch.nn.functional as F
-from mindspore import ops, nn
-import mindspore
+from mindspore import nn, ops
 
 
 class EveryEntry(nn.Cell):

@@ -1,7 +1,7 @@
+import mindspore
 import torch
 import torch.nn.functional as F
-from mindspore import ops, nn
-import mindspore
+from mindspore import nn, ops
 
 
 class Block(nn.Cell):

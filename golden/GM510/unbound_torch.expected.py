@@ -1,7 +1,7 @@
 """A port that dropped `import torch` but kept the calls (NameError in every mode)."""
 
-from mindspore import ops, nn
 import mindspore
+from mindspore import nn, ops
 
 
 class Net(nn.Cell):
