@@ -62,9 +62,9 @@ corpus-check: $(STAMP)
 
 # Each rule's hostile Cell compiled before and after its fix, in GRAPH, STRICT, dynamic and export, with the
 # verifier (MindSpore in child processes): docs/evidence.md, re-measured on a new release. A few minutes.
-# --check: fails when a rule's BREAKS disagrees with what this MindSpore did (codemods.evidence.disagreements).
+# --check: fails when a rule's BREAKS disagrees with what this MindSpore did (graphmend.evidence.disagreements).
 evidence: $(STAMP)
-	$(PY) -m codemods.evidence --jobs $(JOBS) -o docs/evidence.md --check
+	$(PY) -m graphmend.evidence --jobs $(JOBS) -o docs/evidence.md --check
 
 # Real nn.Cells of seven MindSpore wheels (bench/realcells/cells.py) compiled before and after `graphmend fix`
 # and `fix --unsafe-fixes` in every mode: bench/realcells/results.{md,json}. About 11 min on 2 shared cores.

@@ -9,7 +9,7 @@ On the corpus of `make bench` (bench/corpus.py fetches it), through the real CLI
    `--unsafe-fixes`: no crash; every changed file still compiles; only files with a fixable finding
    change (the others stay byte-identical); a second `fix` changes nothing.
 3. The pre-filter: every file it keeps from libcst is checked again with every rule, without it
-   (`codemods.engine.check` directly): none may have a finding.
+   (`graphmend.engine.check` directly): none may have a finding.
 
 Every graphmend run works from one temporary directory, so they share a cache of their own, empty at
 the start: each (file content, rules, mode) is computed once, and a second `fix` recomputes only the
@@ -45,11 +45,11 @@ sys.path.insert(0, str(HERE.parent))
 
 import corpus  # noqa: E402
 
-from codemods import RULES, engine, fix_source  # noqa: E402
-from codemods.files import syntax_error  # noqa: E402
-from codemods.rules import select_rules  # noqa: E402
-from codemods.runner import may_have_graph_code  # noqa: E402
-from codemods.targets import Target  # noqa: E402
+from graphmend import RULES, engine, fix_source  # noqa: E402
+from graphmend.files import syntax_error  # noqa: E402
+from graphmend.rules import select_rules  # noqa: E402
+from graphmend.runner import may_have_graph_code  # noqa: E402
+from graphmend.targets import Target  # noqa: E402
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 # what a file of the corpus may legitimately get instead of a check: its own syntax, its encoding, its size

@@ -31,7 +31,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import corpus  # noqa: E402
 
-from codemods.verify.recording import Recording  # noqa: E402
+from graphmend.verify.recording import Recording  # noqa: E402
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 MODELS = ("edgenext_xx_small", "xcit_tiny_12_p16_224", "coat_lite_tiny")

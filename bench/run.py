@@ -52,10 +52,10 @@ sys.path.insert(0, str(REPO))
 import corpus  # noqa: E402
 from verify_examples import EXAMPLES, verify_examples  # noqa: E402
 
-from codemods import config as configuration  # noqa: E402
-from codemods import fix_source  # noqa: E402
-from codemods.files import select_files  # noqa: E402
-from codemods.verify import specs  # noqa: E402
+from graphmend import config as configuration  # noqa: E402
+from graphmend import fix_source  # noqa: E402
+from graphmend.files import select_files  # noqa: E402
+from graphmend.verify import specs  # noqa: E402
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 BASELINE = "gm101_codemod.NumpyConstructorCommand"

@@ -28,8 +28,8 @@ from pygls.lsp.client import LanguageClient
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from codemods.rules import select_rules  # noqa: E402
-from codemods.server import DEBOUNCE_SECONDS, Buffer, _run, check_buffer  # noqa: E402
+from graphmend.rules import select_rules  # noqa: E402
+from graphmend.server import DEBOUNCE_SECONDS, Buffer, _run, check_buffer  # noqa: E402
 
 CELL = '''
 
@@ -79,7 +79,7 @@ async def measure(path: Path, edits: int) -> list[float]:
         if params.version in waiters:
             waiters.pop(params.version).set_result(len(params.diagnostics))
 
-    await client.start_io(sys.executable, "-m", "cli", "server", cwd=str(HERE.parent))
+    await client.start_io(sys.executable, "-m", "graphmend", "server", cwd=str(HERE.parent))
     await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     client.initialized(lsp.InitializedParams())
     uri = path.resolve().as_uri()

@@ -17,8 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from codemods import fix_source  # noqa: E402
-from codemods.verify import Report, verify  # noqa: E402
+from graphmend import fix_source  # noqa: E402
+from graphmend.verify import Report, verify  # noqa: E402
 
 EXAMPLES = [
     ("examples/qformer_mask.py", "ImageTextHead", ["float32[B,5,16]"]),

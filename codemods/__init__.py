@@ -2,7 +2,7 @@
 
 The public API (the CLI is built on it):
 
-    from codemods import check_source, fix_source
+    from graphmend import check_source, fix_source
     findings = check_source(source, path="model.py")            # list[Finding]
     result = fix_source(source, path="model.py", unsafe=False)  # FixResult(output, applied, remaining)
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from codemods import engine
-from codemods.engine import FixError, FixResult
-from codemods.rule import Finding
-from codemods.rules import RULES, UnknownRule, select_rules
+from graphmend import engine
+from graphmend.engine import FixError, FixResult
+from graphmend.rule import Finding
+from graphmend.rules import RULES, UnknownRule, select_rules
 
 __all__ = ["RULES", "Finding", "FixError", "FixResult", "UnknownRule", "check_source", "fix_source"]
 

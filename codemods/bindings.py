@@ -1,6 +1,6 @@
 """How the local names of one graph function get their values, read in one pass (flow-insensitive).
 
-`codemods.values` asks this index for a name's bindings (parameter, assignment, unpacking, loop) and
+`graphmend.values` asks this index for a name's bindings (parameter, assignment, unpacking, loop) and
 for the evidence of how a name is used before anything rebinds it (`x.shape`, `x[:, 0]`, `ops.relu(x)`).
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from codemods.vocabulary import EVIDENCE_ATTRIBUTES
+from graphmend.vocabulary import EVIDENCE_ATTRIBUTES
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codemods import targets as deploy_targets
+from graphmend import targets as deploy_targets
 
 KNOWN_KEYS = ("select", "ignore", "unsafe-fixes", "exclude", "per-file-ignores", "max-file-size", "target", "verify")
 VERIFY_KEYS = ("cell", "init", "inputs")
@@ -69,7 +69,7 @@ class Settings:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     max_file_size: float = DEFAULT_MAX_FILE_SIZE  # MB
     verify: tuple[VerifyTarget, ...] = ()
-    target: frozenset[deploy_targets.Target] | None = None  # None: what the checked code asks for (codemods.deploy)
+    target: frozenset[deploy_targets.Target] | None = None  # None: what the checked code asks for (graphmend.deploy)
     warnings: tuple[str, ...] = ()  # one line each, "<path>: [tool.graphmend] unknown key ..."; for the CLI to print
 
     def is_excluded(self, path: Path) -> bool:

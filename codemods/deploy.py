@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from codemods.names import QualifiedNames, imported_names, resolve_scopes
-from codemods.targets import DEFAULT, DYNAMIC, EXPORT, STRICT, Target, spelled
+from graphmend.names import QualifiedNames, imported_names, resolve_scopes
+from graphmend.targets import DEFAULT, DYNAMIC, EXPORT, STRICT, Target, spelled
 
 # a file without one of these cannot hold a sign, and is not parsed (most files of a tree)
 _WORDS = re.compile(

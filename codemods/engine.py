@@ -10,11 +10,11 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper
 
-from codemods import suppressions
-from codemods.imports import add_imports
-from codemods.names import ModuleBindings, QualifiedNames, resolve_scopes
-from codemods.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
-from codemods.scopes import find_graph_code
+from graphmend import suppressions
+from graphmend.imports import add_imports
+from graphmend.names import ModuleBindings, QualifiedNames, resolve_scopes
+from graphmend.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
+from graphmend.scopes import find_graph_code
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
 MAX_PASSES = 10

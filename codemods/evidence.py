@@ -2,16 +2,16 @@
 
 Each rule names one hostile Cell (`CELLS`): code that has the pattern, under tests/verify_rules/ or
 examples/.
-The verifier (`codemods.verify`, MindSpore in child processes only) compiles it as it is ("before")
+The verifier (`graphmend.verify`, MindSpore in child processes only) compiles it as it is ("before")
 and as graphmend fixes it with that rule alone ("after") in every configuration (GRAPH, STRICT, a
 dynamic batch, MindIR export), and compares each with the original in PyNative. Rerun it on a new
 MindSpore release to see which rules still matter:
 
-    python -m codemods.evidence -o docs/evidence.md      # every rule; a few minutes on 2 cores
-    python -m codemods.evidence GM104 GM301              # some rules, printed
-    python -m codemods.evidence --check                  # also fail when a rule's BREAKS disagrees
+    python -m graphmend.evidence -o docs/evidence.md      # every rule; a few minutes on 2 cores
+    python -m graphmend.evidence GM104 GM301              # some rules, printed
+    python -m graphmend.evidence --check                  # also fail when a rule's BREAKS disagrees
 
-Each rule's `BREAKS` (codemods.targets) is checked against the measurement, never trusted: its measured
+Each rule's `BREAKS` (graphmend.targets) is checked against the measurement, never trusted: its measured
 targets must be exactly the checks that fail *before* the fix, a rule whose original fails in PyNative
 must say `pynative=True`, and what no check runs (`together=`, a `pynative=` the checks cannot show) must
 be explained by a note on its Cell. `--check` compares a fresh measurement (`make evidence` runs it);
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from codemods import RULES, fix_source
-from codemods.verify import CHECKS, Report, Request, Verifier
+from graphmend import RULES, fix_source
+from graphmend.verify import CHECKS, Report, Request, Verifier
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT = ("float32[B,3,4,4]",)
@@ -159,7 +159,7 @@ def render(rows: Sequence[Row], mindspore_version: str) -> str:
     lines = [
         "# What MindSpore does with each rule's pattern",
         "",
-        f"Measured with MindSpore {mindspore_version} on CPU by `make evidence` (`python -m codemods.evidence`):",
+        f"Measured with MindSpore {mindspore_version} on CPU by `make evidence` (`python -m graphmend.evidence`):",
         "each rule's hostile Cell is compiled as written (*before*) and as graphmend fixes it with that rule",
         "alone (*after*), called twice in each configuration and compared with the original in PyNative.",
         "✓ passes with the numbers of PyNative, ✗ fails (the error or the difference is listed below);",
@@ -286,7 +286,7 @@ def _short(text: str, limit: int = 300) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m codemods.evidence", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m graphmend.evidence", description=__doc__.splitlines()[0])
     parser.add_argument("codes", nargs="*", help="rules to measure (default: every rule)")
     parser.add_argument("-o", "--output", type=Path, help="write the Markdown here instead of printing it")
     parser.add_argument("--jobs", type=int, default=2, help="Cells verified at once (each runs two workers)")

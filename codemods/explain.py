@@ -9,7 +9,7 @@ C++ call stack, Chinese or English locale text) is skipped. For each error the u
 else from the Python frames. The rules run on that file (the session of `check`: its config, selection
 and per-file ignores; every target, since the error shows which configuration was in play), and the
 finding nearest that line whose rule declares a matching message (a rule's `EXPLAINS`,
-codemods.messages) explains the error. An error no rule explains is matched against what MindSpore 2.10
+graphmend.messages) explains the error. An error no rule explains is matched against what MindSpore 2.10
 printed for the rows of its documented static-graph limits (codemods/documented_limits.json, written by
 `make limits` from docs/limits.md), and that row is quoted. Nothing here imports MindSpore or runs the
 code it reads.
@@ -29,14 +29,14 @@ from pathlib import Path
 
 import libcst as cst
 
-from codemods import config as configuration
-from codemods import engine
-from codemods import session as sessions
-from codemods.files import FileResult, WriteError, write_atomic
-from codemods.messages import collapse
-from codemods.rule import Finding
-from codemods.rules import RULES
-from codemods.targets import ALL
+from graphmend import config as configuration
+from graphmend import engine
+from graphmend import session as sessions
+from graphmend.files import FileResult, WriteError, write_atomic
+from graphmend.messages import collapse
+from graphmend.rule import Finding
+from graphmend.rules import RULES
+from graphmend.targets import ALL
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,7 @@ def documented(error: Error) -> dict | None:
 
 @functools.cache
 def _documented_rows() -> list[dict]:
-    text = importlib.resources.files("codemods").joinpath("documented_limits.json").read_text(encoding="utf-8")
+    text = importlib.resources.files("graphmend").joinpath("documented_limits.json").read_text(encoding="utf-8")
     return json.loads(text)["rows"]
 
 
@@ -425,7 +425,7 @@ WHERE = {"construct": "The Traceback of Net Construct Code", "python": "a Python
 def render_text(explanations: Sequence[Explanation], unsafe: bool) -> str:
     """Per error: its first line, where it points, then `check`'s line for the finding and its fix as a
     diff, or why nothing explains it and the user's line."""
-    from codemods.output.formats import printable, text
+    from graphmend.output.formats import printable, text
 
     out = []
     total = len(explanations)
@@ -468,7 +468,7 @@ def summary(explanations: Sequence[Explanation], applied: Applied | None = None)
 
 
 def as_json(explanations: Sequence[Explanation], applied: Applied | None = None) -> str:
-    from codemods.output.formats import _dumps, _json_finding
+    from graphmend.output.formats import _dumps, _json_finding
 
     items = []
     for item in explanations:

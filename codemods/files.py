@@ -20,9 +20,9 @@ from pathlib import Path
 
 import libcst as cst
 
-from codemods import engine
-from codemods.config import Settings
-from codemods.rule import Finding, Rule
+from graphmend import engine
+from graphmend.config import Settings
+from graphmend.rule import Finding, Rule
 
 # Directories never walked into (explicit file arguments are still read).
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".nox",

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods.names import dotted
-from codemods.rule import Import
+from graphmend.names import dotted
+from graphmend.rule import Import
 
 _FUTURE, _STDLIB, _THIRD_PARTY, _LOCAL = range(4)
 

@@ -11,10 +11,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.syntax import Syntax
 
-from codemods import engine
-from codemods.files import FileResult
-from codemods.rule import Finding
-from codemods.rules import RULES
+from graphmend import engine
+from graphmend.files import FileResult
+from graphmend.rule import Finding
+from graphmend.rules import RULES
 
 CHOICES = "[y]es / [n]o / [a]ll of this rule / [q]uit"
 

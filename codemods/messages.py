@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codemods.targets import Target
+from graphmend.targets import Target
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ from typing import Generic, TypeVar
 
 import libcst as cst
 
-from codemods import builders
-from codemods.builders import atom
-from codemods.names import mindspore_dtype_name, numpy_dtype_name
-from codemods.vocabulary import TENSOR_CONSTRUCTORS
+from graphmend import builders
+from graphmend.builders import atom
+from graphmend.names import mindspore_dtype_name, numpy_dtype_name
+from graphmend.vocabulary import TENSOR_CONSTRUCTORS
 
 # numpy constructor → the ops function that replaces it (GM101; GM103 leaves these to it)
 NUMPY_CONSTRUCTORS = {

@@ -11,12 +11,12 @@ from typing import ClassVar, Literal, NamedTuple
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
 
-from codemods.messages import Message
-from codemods.names import ModuleBindings, imported_names
-from codemods.scopes import GraphFunction, SelfAssignment, self_assignments
-from codemods.targets import Breaks
-from codemods.tree import find, parent_map
-from codemods.values import Values
+from graphmend.messages import Message
+from graphmend.names import ModuleBindings, imported_names
+from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
+from graphmend.targets import Breaks
+from graphmend.tree import find, parent_map
+from graphmend.values import Values
 
 Applicability = Literal["safe", "unsafe"]
 Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
@@ -128,7 +128,7 @@ class FileContext:
 class Rule(cst.BatchableCSTVisitor):
     """Base of every rule. Subclasses set the class attributes and call `self.report`.
 
-    Rules visit only graph code (see `codemods.scopes`) unless `VISITS` says otherwise.
+    Rules visit only graph code (see `graphmend.scopes`) unless `VISITS` says otherwise.
     The class docstring is the rule's documentation: What it does / Why it breaks graph mode /
     Example / Fix safety.
     """
@@ -136,7 +136,7 @@ class Rule(cst.BatchableCSTVisitor):
     CODE: ClassVar[str]
     NAME: ClassVar[str]
     BREAKS: ClassVar[Breaks]  # `breaks(...)`: where the pattern breaks, as measured (docs/evidence.md)
-    # `explains(...)`: the MindSpore errors the pattern raises, as measured (codemods.messages); optional
+    # `explains(...)`: the MindSpore errors the pattern raises, as measured (graphmend.messages); optional
     EXPLAINS: ClassVar[tuple[Message, ...]] = ()
     FIX: ClassVar[str] = "safe"  # what its fixes are: "safe", "unsafe", "safe/unsafe" (depends), or "none"
     DEFAULT: ClassVar[bool] = True  # rules off by default run only when selected
@@ -149,7 +149,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     @property
     def values(self) -> Values:
-        """What the file's values are (`codemods.values`), shared by every rule."""
+        """What the file's values are (`graphmend.values`), shared by every rule."""
         return self.ctx.values
 
     def get_visitors(self) -> Mapping[str, Callable[..., object]]:

@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codemods import explain as explaining
-from codemods import session as sessions
-from codemods.files import FileResult
+from graphmend import explain as explaining
+from graphmend import session as sessions
+from graphmend.files import FileResult
 
 # the start-up hook: waits for `import mindspore`, then sets GRAPH_MODE (and STRICT) and holds them
 HOOK = '''\

@@ -23,10 +23,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-import codemods
-from codemods.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
-from codemods.rule import Edit, Finding
-from codemods.rules import RULES
+import graphmend
+from graphmend.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
+from graphmend.rule import Edit, Finding
+from graphmend.rules import RULES
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too.
 # Files with none of these words cannot have a finding, and are not parsed at all.
@@ -99,7 +99,7 @@ def _execute(tasks: list[Task], jobs: int) -> Iterator[tuple[Task, FileResult]]:
     server = "forkserver" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if server else None)
     if server:
-        context.set_forkserver_preload(["codemods.runner"])
+        context.set_forkserver_preload(["graphmend.runner"])
     pool, futures = None, {}
     try:
         with _safe_sys_path():
@@ -263,8 +263,8 @@ def _decode(task: Task, entry: dict) -> FileResult:
 
 def _code_fingerprint() -> bytes:
     """A hash of graphmend's own source, so any change to a rule invalidates the cache."""
-    digest = hashlib.sha256(codemods.__name__.encode())
-    package = Path(codemods.__file__).parent
+    digest = hashlib.sha256(graphmend.__name__.encode())
+    package = Path(graphmend.__file__).parent
     for path in sorted(package.rglob("*.py")):
         if "verify" not in path.relative_to(package).parts:
             digest.update(path.read_bytes())

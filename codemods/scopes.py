@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from codemods.names import imported_names
-from codemods.tree import children
+from graphmend.names import imported_names
+from graphmend.tree import children
 
 
 @dataclass(frozen=True)

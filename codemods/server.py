@@ -36,15 +36,15 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import PositionCodec
 
-from codemods import config, engine
-from codemods.files import FileError, FileResult
-from codemods.output.formats import printable
-from codemods.rule import Finding
-from codemods.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
-from codemods.runner import Task, run_task
-from codemods.suppressions import UNUSED_CODE, add_ignore, physical_lines
-from codemods.targets import DEFAULT as DEFAULT_TARGET
-from codemods.targets import spelled
+from graphmend import config, engine
+from graphmend.files import FileError, FileResult
+from graphmend.output.formats import printable
+from graphmend.rule import Finding
+from graphmend.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
+from graphmend.runner import Task, run_task
+from graphmend.suppressions import UNUSED_CODE, add_ignore, physical_lines
+from graphmend.targets import DEFAULT as DEFAULT_TARGET
+from graphmend.targets import spelled
 
 DEBOUNCE_SECONDS = 0.25  # after the last keystroke: an analysis of a large file takes longer than typing a word
 FIX_ALL = "source.fixAll.graphmend"

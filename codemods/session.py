@@ -1,7 +1,7 @@
 """One run over many files, as the CLI does it: settings and options merged, files selected and read,
 checked or fixed in parallel, and (for `fix`) each file written as soon as its result is final.
 
-    from codemods.session import Options, open_session, run
+    from graphmend.session import Options, open_session, run
 
     session = open_session([Path("src")], Options(select=["GM1"]), fix=True)
     outcome = run(session, write=True)       # outcome.results, sorted by path; outcome.written ...
@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codemods import config as configuration
-from codemods import deploy
-from codemods.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
-from codemods.rules import RULES, select_rules
-from codemods.runner import Cache, Task, execute, may_have_graph_code
-from codemods.targets import Target
+from graphmend import config as configuration
+from graphmend import deploy
+from graphmend.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
+from graphmend.rules import RULES, select_rules
+from graphmend.runner import Cache, Task, execute, may_have_graph_code
+from graphmend.targets import Target
 
 if TYPE_CHECKING:  # the verifier package is imported only by a run that verifies
-    from codemods.verify import Verifier
-    from codemods.verify.recording import Recording
+    from graphmend.verify import Verifier
+    from graphmend.verify.recording import Recording
 
 
 class NothingToCheck(Exception):
@@ -146,7 +146,7 @@ def _codes(selected, ignored, targets: frozenset[Target]) -> tuple[str, ...]:
 
 
 def _target(settings: configuration.Settings, options: Options, files) -> deploy.Choice:
-    """`--target`, else the config's `target`, else what the checked code asks for (codemods.deploy)."""
+    """`--target`, else the config's `target`, else what the checked code asks for (graphmend.deploy)."""
     if options.target is not None:
         return deploy.Choice(options.target, "--target")
     if settings.target is not None:
@@ -307,9 +307,9 @@ def verifications(
     uses a function or Cell the fix changed, verified with this file rewritten beside its own. With
     the checks of `targets` (None: every check), on `verifier`'s workers (a run keeps one open across its
     files; None: workers for this file alone). This runs the user's code, in the verifier's child processes."""
-    from codemods.targets import checks as checks_of
-    from codemods.verify import Request, UsageError, Verifier, cell_source
-    from codemods.verify.api import applicable
+    from graphmend.targets import checks as checks_of
+    from graphmend.verify import Request, UsageError, Verifier, cell_source
+    from graphmend.verify.api import applicable
 
     mine = verifier is None
     verifier = verifier or Verifier()
@@ -340,9 +340,9 @@ def verifications(
 
 def _recorded(result: FileResult, source: str, recording: Recording, configured: set[str], checks, run,
               tree: Sequence[Path] = ()):  # fmt: skip
-    from codemods.verify.recording import NotReached
-    from codemods.verify.staging import locate, shown
-    from codemods.verify.touched import changes
+    from graphmend.verify.recording import NotReached
+    from graphmend.verify.staging import locate, shown
+    from graphmend.verify.touched import changes
 
     path = Path(result.path).resolve()
     module = locate(path).name
@@ -372,8 +372,8 @@ def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence
     """(file, module, its source, Touched) for each Cell of another module of the same import root that
     uses `names`, what the rewrite of `path` changed: among the run's files `tree` and the modules the
     recording reached."""
-    from codemods.verify.staging import locate
-    from codemods.verify.touched import may_import, through_imports
+    from graphmend.verify.staging import locate
+    from graphmend.verify.touched import may_import, through_imports
 
     mod = locate(path)
     if not names:
@@ -409,8 +409,8 @@ def _imports_of(path: Path):
 
 @functools.lru_cache(maxsize=16384)  # a run's files, a few times over as they are written
 def _imports_read(path: str, _mtime_ns: int, _size: int):
-    from codemods.verify.staging import locate
-    from codemods.verify.touched import imported_modules
+    from graphmend.verify.staging import locate
+    from graphmend.verify.touched import imported_modules
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -430,7 +430,7 @@ class Tally:
     unverified: list[tuple[str, str]] = field(default_factory=list)  # (Cell, what the recording lacks)
 
     def add(self, cell: str, report: object) -> None:
-        from codemods.verify.recording import NotReached
+        from graphmend.verify.recording import NotReached
 
         if isinstance(report, NotReached):
             self.unverified.append((cell, str(report)))
@@ -454,7 +454,7 @@ class Tally:
 
 def add_ignores(results: Sequence[FileResult]) -> Outcome:
     """Write a `# graphmend: ignore[...]` comment for every current finding (GM000 aside)."""
-    from codemods.suppressions import add_ignores as with_ignores
+    from graphmend.suppressions import add_ignores as with_ignores
 
     outcome = Outcome(list(results))
     for result in results:

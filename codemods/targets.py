@@ -1,6 +1,6 @@
 """What a user deploys (a target) and where each rule's pattern breaks (its `BREAKS`), as measured.
 
-A target is one of the four configurations the verifier measures (`codemods.verify` CHECKS, same names):
+A target is one of the four configurations the verifier measures (`graphmend.verify` CHECKS, same names):
 
     graph    GRAPH_MODE with the default (LAX) syntax, static shapes
     strict   jit_syntax_level=STRICT
@@ -17,7 +17,7 @@ A rule says where its pattern breaks with `breaks(...)`, read from its row of do
     BREAKS = breaks(STRICT, EXPORT, note="numpy on a traced value is rejected by STRICT")
 
 The positional targets are exactly the columns whose *before* is ✗ (tests/test_targets.py compares
-them with the table; `python -m codemods.evidence --check` with a fresh measurement). `together=`
+them with the table; `python -m graphmend.evidence --check` with a fresh measurement). `together=`
 is a case no check runs: the pattern breaks when all those configurations are in play at once (GM104:
 a dynamic batch under STRICT). `silent=` (numbers change without an error) and `pynative=` (it fails
 without graph mode too, a PyTorch leftover) make a rule reported for every target.
@@ -130,6 +130,6 @@ def spelled(targets: Iterable[Target]) -> str:
 
 
 def checks(targets: Iterable[Target]) -> list[str]:
-    """The verifier's checks (codemods.verify CHECKS) that measure what `targets` put in play."""
+    """The verifier's checks (graphmend.verify CHECKS) that measure what `targets` put in play."""
     in_play = expand(targets)
     return [t.value for t in Target if t in in_play]

@@ -50,10 +50,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from codemods.bindings import Binding, FunctionIndex
-from codemods.names import qualified_names
-from codemods.scopes import UNKNOWN, is_self_attribute
-from codemods.vocabulary import (
+from graphmend.bindings import Binding, FunctionIndex
+from graphmend.names import qualified_names
+from graphmend.scopes import UNKNOWN, is_self_attribute
+from graphmend.vocabulary import (
     CASTS,
     ELEMENTWISE,
     FULL_REDUCTION_PRIMITIVES,
@@ -82,7 +82,7 @@ from codemods.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from codemods.rule import FileContext
+    from graphmend.rule import FileContext
 
 
 class Answer(enum.Enum):

@@ -1,6 +1,6 @@
 """The words graphmend knows MindSpore by: op modules, tensor constructors, tensor methods, layers.
 
-Every list is here once, and `codemods.values` is the only reader that decides what a value is with
+Every list is here once, and `graphmend.values` is the only reader that decides what a value is with
 them; rules that need a list (GM402's elementwise ops) import it from here.
 """
 

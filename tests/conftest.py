@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from codemods.verify import Verifier
+from graphmend.verify import Verifier
 
 
 @pytest.fixture(scope="session")

@@ -21,9 +21,9 @@ import pytest
 from test_robustness import HOSTILE, NEW, OLD, _errors
 from test_verify import processes_with
 
-from codemods.files import FileResult, WriteError, process_source, read_source, write_atomic
-from codemods.rules import select_rules
-from codemods.runner import Cache, Task
+from graphmend.files import FileResult, WriteError, process_source, read_source, write_atomic
+from graphmend.rules import select_rules
+from graphmend.runner import Cache, Task
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 LIMIT = 4_000_000

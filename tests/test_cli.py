@@ -20,7 +20,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import codemods
+import graphmend
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +141,7 @@ def test_unsafe_fixes_apply_only_when_asked(project: Path) -> None:
 
 def test_rules_lists_every_rule_and_prints_one(project: Path) -> None:
     listing = gm("rules", cwd=project).stdout
-    for code in codemods.RULES:
+    for code in graphmend.RULES:
         assert code in listing
     doc = gm("rules", "gm101", cwd=project)
     assert doc.returncode == 0
@@ -353,12 +353,12 @@ def test_interactive_quit_writes_nothing(project: Path) -> None:
 
 
 def test_python_api_check_and_fix() -> None:
-    findings = codemods.check_source(HOSTILE, path="head.py")
+    findings = graphmend.check_source(HOSTILE, path="head.py")
     assert [(f.code, f.line, f.fix) for f in findings] == [("GM101", 8, "safe"), ("GM201", 9, "safe")]
-    result = codemods.fix_source(HOSTILE, path="head.py")
+    result = graphmend.fix_source(HOSTILE, path="head.py")
     assert result.output == FIXED
     assert [f.code for f in result.applied] == ["GM101", "GM201"] and result.remaining == ()
-    assert codemods.fix_source(HOSTILE, select=["GM2"]).output.count("np.ones") == 1
+    assert graphmend.fix_source(HOSTILE, select=["GM2"]).output.count("np.ones") == 1
 
 
 def test_pre_commit_hooks_run_the_cli() -> None:

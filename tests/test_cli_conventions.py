@@ -180,12 +180,12 @@ def test_check_fix_and_check_diff_are_fix(tree: Path) -> None:
 def test_rules_by_name_and_as_json(tree: Path) -> None:
     import json
 
-    import codemods
+    import graphmend
 
     by_name = gm("rules", "constant-augassign", cwd=tree)
     assert by_name.returncode == 0 and by_name.stdout == gm("rules", "GM204", cwd=tree).stdout
     pages = json.loads(gm("rules", "--output-format", "json", cwd=tree).stdout)
-    assert [p["code"] for p in pages] == list(codemods.RULES)
+    assert [p["code"] for p in pages] == list(graphmend.RULES)
     one = json.loads(gm("rules", "GM302", "--output-format", "json", cwd=tree).stdout)
     assert one["name"] == "view-minus-one" and one["default"] is False and "What it does" in one["explanation"]
 
@@ -245,7 +245,7 @@ def test_rule_links_point_at_the_readme_section_that_documents_the_rules(tree: P
     import json
     import re
 
-    from codemods.output.formats import RULES_ANCHOR, rule_url
+    from graphmend.output.formats import RULES_ANCHOR, rule_url
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     headings = [re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in

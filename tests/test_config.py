@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_cli import CLEAN, gm
 
-from codemods import config
-from codemods.config import ConfigError, Settings, VerifyTarget
+from graphmend import config
+from graphmend.config import ConfigError, Settings, VerifyTarget
 
 
 def _write(directory: Path, body: str) -> Path:

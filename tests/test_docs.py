@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from codemods import RULES, engine, select_rules
-from codemods.evidence import CELLS
+from graphmend import RULES, engine, select_rules
+from graphmend.evidence import CELLS
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"

@@ -1,7 +1,7 @@
 """`graphmend explain` on real MindSpore tracebacks.
 
 Every traceback here was printed by MindSpore 2.10 a moment before, in this test run: each rule's hostile
-Cell (codemods.evidence CELLS) is called from a small script in the configuration that breaks it, all in
+Cell (graphmend.evidence CELLS) is called from a small script in the configuration that breaks it, all in
 one MindSpore child process (tests/tracebacks.py). Nothing is stored between runs.
 """
 
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from tracebacks import capture, console
 
-from codemods import RULES
-from codemods.evidence import CELLS
-from codemods.explain import explain, parse_log
-from codemods.session import Options
+from graphmend import RULES
+from graphmend.evidence import CELLS
+from graphmend.explain import explain, parse_log
+from graphmend.session import Options
 
 GRAPHMEND = str(Path(sys.executable).with_name("graphmend"))
 UNEXPLAINED = "tests/explain_cases/unsupported_try.py:Guarded"
@@ -139,7 +139,7 @@ def test_an_error_no_rule_explains_quotes_the_documented_limit(project):
 
 
 def test_documented_limits_match_messages_whatever_their_shapes():
-    from codemods.explain import Error, documented
+    from graphmend.explain import Error, documented
 
     def error(headline: str) -> Error:
         return Error("RuntimeError", headline, headline, ())

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from codemods import RULES
-from codemods.evidence import CELLS
+from graphmend import RULES
+from graphmend.evidence import CELLS
 
 EVIDENCE = (Path(__file__).resolve().parent.parent / "docs" / "evidence.md").read_text(encoding="utf-8")
 # `- GM201 strict before: call 1: AttributeError: In JIT strict mode, ...`: an error, not a difference

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods import RULES, engine, select_rules
+from graphmend import RULES, engine, select_rules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.glob("*/*.py") if not p.name.endswith(".expected.py"))

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 from test_machine_edits import ROUNDS, _json_fixes, apply_edits
 
-from codemods import engine
-from codemods.output.formats import as_json
-from codemods.rules import select_rules
+from graphmend import engine
+from graphmend.output.formats import as_json
+from graphmend.rules import select_rules
 
 ALL_RULES = select_rules()
 RUFF = str(Path(sys.executable).parent / "ruff")
+GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 BODY = """
 
 class Net(nn.Cell):
@@ -98,3 +99,21 @@ def _isort_findings(source: str, tmp_path: Path) -> list[dict]:
     )  # fmt: skip
     assert run.returncode in (0, 1), run.stderr
     return json.loads(run.stdout)
+
+
+def test_fix_through_the_cli_writes_sorted_imports(tmp_path: Path) -> None:
+    path = tmp_path / "net.py"
+    path.write_text(LAYOUTS["stdlib, then third party"] + BODY, encoding="utf-8")
+    check = subprocess.run([GRAPHMEND, "check", "--no-cache", "--output-format", "json", "net.py"],
+                           cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    (finding,) = json.loads(check.stdout)
+    assert [(e["location"]["row"], e["content"]) for e in finding["fix"]["edits"][:2]] == [
+        (4, "import mindspore\n"),  # an insertion of its own, before `import numpy as np`
+        (5, "from mindspore import Tensor, nn, ops\n"),
+    ]
+    fix = subprocess.run([GRAPHMEND, "fix", "--no-cache", "net.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert fix.returncode == 0, fix.stdout + fix.stderr
+    assert path.read_text(encoding="utf-8").startswith(
+        "import os\nimport sys\n\nimport mindspore\nimport numpy as np\nfrom mindspore import Tensor, nn, ops\n"
+    )
+    assert _isort_findings(path.read_text(encoding="utf-8"), tmp_path) == []

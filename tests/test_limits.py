@@ -18,7 +18,7 @@ sys.path.insert(0, str(REPO / "bench" / "limits"))
 import cases  # noqa: E402
 import table  # noqa: E402
 
-from codemods import RULES  # noqa: E402
+from graphmend import RULES  # noqa: E402
 
 UPDATE = os.environ.get("GRAPHMEND_UPDATE_DOCS") == "1"
 

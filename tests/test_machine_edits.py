@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_golden import CASES, _rules
 
-from codemods import engine
-from codemods.output.formats import as_json, sarif
+from graphmend import engine
+from graphmend.output.formats import as_json, sarif
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 ROUNDS = 10

@@ -14,8 +14,8 @@ import sys
 import libcst as cst
 import pytest
 
-from codemods import fix_source
-from codemods.numpy_calls import FAILS_ON_TENSORS, MEASURED_DTYPES, NUMPY_TO_OPS
+from graphmend import fix_source
+from graphmend.numpy_calls import FAILS_ON_TENSORS, MEASURED_DTYPES, NUMPY_TO_OPS
 
 # one call per entry, on x (positive), y (signed), both of shape (2, 3, 4)
 EXAMPLES = {

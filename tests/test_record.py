@@ -248,7 +248,7 @@ def test_the_hook_hides_no_sitecustomize(tmp_path):
 
 
 def test_touched_cells_are_read_from_both_sources():
-    from codemods.verify.touched import touched
+    from graphmend.verify.touched import touched
 
     before = textwrap.dedent("""\
         from mindspore import nn
@@ -356,7 +356,7 @@ def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tm
 
 
 def test_cells_of_other_modules_are_touched_through_resolved_imports():
-    from codemods.verify.touched import imported_modules, may_import, through_imports
+    from graphmend.verify.touched import imported_modules, may_import, through_imports
 
     source = textwrap.dedent("""\
         import pkg.helpers as m
@@ -437,7 +437,7 @@ def test_every_python_process_of_the_command_is_recorded_and_merged(project, tmp
     assert done.returncode == 0, done.stderr
     assert len(list(out.glob("cells-*.json"))) == 2
     assert "from 2 process(es)" in done.stderr
-    from codemods.verify.recording import Recording
+    from graphmend.verify.recording import Recording
 
     scale = Recording.load(out).cells["pkg.layers:Scale"]
     assert scale["calls"] == 2

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-import codemods
-from codemods.files import process_source
-from codemods.output.html import render_report
-from codemods.rules import select_rules
+import graphmend
+from graphmend.files import process_source
+from graphmend.output.html import render_report
+from graphmend.rules import select_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
@@ -243,10 +243,10 @@ def test_screenshot(written: Written, tmp_path) -> None:
 
 
 def test_verify_table_from_a_real_report(tmp_path) -> None:
-    from codemods.verify import verify
+    from graphmend.verify import verify
 
     path = ROOT / "examples" / "batch_renorm.py"
-    rewritten = codemods.fix_source(path.read_text(), str(path)).output
+    rewritten = graphmend.fix_source(path.read_text(), str(path)).output
     report = verify(path, rewritten, "GrowingClip", {}, ["float32[B,3,4,4]"])
     result = process_source(str(path), path.read_bytes(), select_rules(), fix=True)
     verifications = [("batch_renorm.py:GrowingClip", report), ("other.py:Head", "no Cell named Head")]

@@ -13,10 +13,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from codemods.files import FileResult, WriteError, process_source, write_atomic
-from codemods.rule import Rule
-from codemods.rules import select_rules
-from codemods.targets import breaks
+from graphmend.files import FileResult, WriteError, process_source, write_atomic
+from graphmend.rule import Rule
+from graphmend.rules import select_rules
+from graphmend.targets import breaks
 
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 

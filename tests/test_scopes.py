@@ -1,4 +1,4 @@
-"""graphmend's scope analysis (`codemods.names.resolve_scopes`) is libcst's ScopeProvider, with the links
+"""graphmend's scope analysis (`graphmend.names.resolve_scopes`) is libcst's ScopeProvider, with the links
 between reads and assignments worked out when asked: the same answers, on every golden case and on the
 scoping corners below, and work that grows linearly with the length of one function."""
 
@@ -13,9 +13,9 @@ import libcst.matchers as m
 import pytest
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
-from codemods import engine, names
-from codemods.bindings import FunctionIndex
-from codemods.rules import select_rules
+from graphmend import engine, names
+from graphmend.bindings import FunctionIndex
+from graphmend.rules import select_rules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.glob("*/*.py") if not p.name.endswith(".expected.py"))

@@ -25,15 +25,15 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from codemods import check_source, fix_source
-from codemods.rules import RULES, rule_page
-from codemods.server import FIX_ALL, README
+from graphmend import check_source, fix_source
+from graphmend.rules import RULES, rule_page
+from graphmend.server import FIX_ALL, README
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
-SERVER = [sys.executable, "-m", "cli", "server"]
+SERVER = [sys.executable, "-m", "graphmend", "server"]
 WAIT = 120  # seconds: only a hung server reaches it; no assertion depends on how fast anything is
 
 HOSTILE = textwrap.dedent(

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from codemods import RULES
-from codemods.deploy import default, signs
-from codemods.evidence import CELLS, Measured, disagreements, from_markdown
-from codemods.targets import ALL, DYNAMIC, EXPORT, GRAPH, STRICT, Target
+from graphmend import RULES
+from graphmend.deploy import default, signs
+from graphmend.evidence import CELLS, Measured, disagreements, from_markdown
+from graphmend.targets import ALL, DYNAMIC, EXPORT, GRAPH, STRICT, Target
 
 REPO = Path(__file__).resolve().parents[1]
 EVIDENCE = REPO / "docs" / "evidence.md"

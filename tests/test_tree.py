@@ -8,9 +8,9 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
 
-from codemods.names import QualifiedNames, resolve_scopes
-from codemods.scopes import UNKNOWN, self_assignments
-from codemods.tree import parent_map
+from graphmend.names import QualifiedNames, resolve_scopes
+from graphmend.scopes import UNKNOWN, self_assignments
+from graphmend.tree import parent_map
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 INPUTS = sorted(p for p in GOLDEN.rglob("*.py") if not p.name.endswith(".expected.py"))

@@ -16,8 +16,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from codemods import engine, select_rules
-from codemods.values import KNOWN, MAYBE, NOT, Answer
+from graphmend import engine, select_rules
+from graphmend.values import KNOWN, MAYBE, NOT, Answer
 
 CELL = """\
 import numpy as np

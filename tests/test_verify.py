@@ -359,7 +359,7 @@ def test_the_library_api_never_imports_mindspore_in_the_calling_process():
         """
         import sys
         from pathlib import Path
-        from codemods.verify import render_json, verify
+        from graphmend.verify import render_json, verify
 
         report = verify(
             Path("examples/batch_renorm.py"),
@@ -494,7 +494,7 @@ def test_verify_all_imports_mindspore_once_and_each_cell_from_its_own_tree(tmp_p
     """Three Cells from two trees that both hold a `model.py`, on one pair of workers: the second
     tree's `model` is its own (the first one's is forgotten), and only the first request imports
     MindSpore. A crash in the middle gets a fresh worker, which starts on the next request's files."""
-    from codemods.verify import Request, verify_all
+    from graphmend.verify import Request, verify_all
 
     cells = {
         "a": "class Double(nn.Cell):\n    def construct(self, x):\n        return x * 2\n",

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from verifying import Reports
 
-from codemods import fix_source
-from codemods.evidence import CELLS as EVIDENCE
-from codemods.verify import CHECKS, Report, Request
+from graphmend import fix_source
+from graphmend.evidence import CELLS as EVIDENCE
+from graphmend.verify import CHECKS, Report, Request
 
 REPO = Path(__file__).resolve().parents[1]
 CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610")

@@ -105,7 +105,7 @@ HOST = """
     import subprocess
     from pathlib import Path
 
-    from codemods.verify import verify
+    from graphmend.verify import verify
 
     alive = subprocess.Popen(["sleep", "300"], start_new_session=True)  # the host's own, in a session of its own
     exited = subprocess.Popen(["sh", "-c", "exit 7"])  # the host's own: only the host may reap it

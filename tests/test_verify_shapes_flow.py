@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from verifying import Reports
 
-from codemods import fix_source
-from codemods.verify import CHECKS, Report, Request
+from graphmend import fix_source
+from graphmend.verify import CHECKS, Report, Request
 
 CELLS = Path(__file__).resolve().parent / "verify_rules" / "shapes_flow"
 INPUT = ["float32[B,3,4,4]"]

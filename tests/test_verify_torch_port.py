@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from verifying import Reports
 
-from codemods import fix_source
-from codemods.rules._torch_table import DIM_KEYWORDS, TORCH_FUNCTIONS
-from codemods.verify import Report, Request
+from graphmend import fix_source
+from graphmend.rules._torch_table import DIM_KEYWORDS, TORCH_FUNCTIONS
+from graphmend.verify import Report, Request
 
 CELLS = Path(__file__).resolve().parent / "verify_rules" / "torch_port"
 CHECKED = ("graph", "strict", "dynamic")  # export passed too when measured; left out to keep this file fast

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from codemods.verify.process import KEPT, Output
-from codemods.verify.specs import Dim, ScalarSpec, SpecError, TensorSpec, describe, parse_specs, to_json
-from codemods.verify.staging import display_path, locate, original_version, rewritten_version
+from graphmend.cli import app
+from graphmend.verify.process import KEPT, Output
+from graphmend.verify.specs import Dim, ScalarSpec, SpecError, TensorSpec, describe, parse_specs, to_json
+from graphmend.verify.staging import display_path, locate, original_version, rewritten_version
 
 REPO = Path(__file__).resolve().parents[1]
 BARE_PYTHON = str(Path(sys.base_prefix) / "bin" / "python3")  # the venv's base: no MindSpore

@@ -1,4 +1,4 @@
-"""Real MindSpore tracebacks for the explain tests: each rule's hostile Cell (codemods.evidence CELLS) run
+"""Real MindSpore tracebacks for the explain tests: each rule's hostile Cell (graphmend.evidence CELLS) run
 in a configuration that breaks it, all in one MindSpore child process.
 
 Each run is a small script, `drive_<n>.py` in the directory given, that imports the Cell's module and
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from codemods.evidence import CELLS, INPUT, REPO
+from graphmend.evidence import CELLS, INPUT, REPO
 
 # a user's script: the configuration, then calls as the verifier makes them (twice, then a grown batch
 # when dynamic; export: ms.export, which compiles under STRICT)

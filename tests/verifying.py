@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from codemods.verify import Report, Request, Verifier
+from graphmend.verify import Report, Request, Verifier
 
 
 class Reports(dict):

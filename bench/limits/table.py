@@ -14,7 +14,7 @@ sys.path.insert(0, str(REPO))
 
 import cases  # noqa: E402
 
-from codemods import RULES  # noqa: E402
+from graphmend import RULES  # noqa: E402
 
 RESULTS = REPO / "docs" / "limits.json"
 DOC = REPO / "docs" / "limits.md"

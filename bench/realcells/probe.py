@@ -20,8 +20,8 @@ import mindspore as ms  # noqa: E402
 import numpy as np  # noqa: E402
 from cells import CELLS  # noqa: E402
 
-from codemods.verify import specs  # noqa: E402
-from codemods.verify.worker import make_input  # noqa: E402
+from graphmend.verify import specs  # noqa: E402
+from graphmend.verify.worker import make_input  # noqa: E402
 
 for cell in CELLS:
     if sys.argv[1:] and not any(a in cell.key for a in sys.argv[1:]):

@@ -1,8 +1,8 @@
 """Measure the real Cells before and after `graphmend fix`: bench/realcells/results.{json,md}.
 
-For every Cell of cells.py, graphmend (the checkout this file is in, through `codemods.fix_source`)
+For every Cell of cells.py, graphmend (the checkout this file is in, through `graphmend.fix_source`)
 fixes the Cell's module in memory, once with the safe fixes and once with `--unsafe-fixes`, and the
-verifier (`codemods.verify`, MindSpore in child processes only) compiles the original and each fixed
+verifier (`graphmend.verify`, MindSpore in child processes only) compiles the original and each fixed
 version in every mode (GRAPH, STRICT, a dynamic batch, MindIR export), two calls each, against the
 original in PyNative. A verify run is one worker per version, each importing MindSpore once and
 running all the modes of its version; the unsafe run is skipped when it changes nothing more than
@@ -36,9 +36,9 @@ sys.path[:0] = [str(HERE), str(REPO)]
 from cells import CELLS, NOTES, Cell  # noqa: E402
 from fetch import SRC, fetched  # noqa: E402
 
-from codemods import fix_source  # noqa: E402
-from codemods.verify import CHECKS, Report, staging, verify  # noqa: E402
-from codemods.verify import specs as spec_text  # noqa: E402
+from graphmend import fix_source  # noqa: E402
+from graphmend.verify import CHECKS, Report, staging, verify  # noqa: E402
+from graphmend.verify import specs as spec_text  # noqa: E402
 
 MODES = ("pynative", *CHECKS)
 VARIANTS = ("before", "safe", "unsafe")

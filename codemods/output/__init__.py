@@ -1,5 +1,5 @@
 """Findings rendered for people and machines: text, json, sarif (GitHub code scanning), github annotations."""
 
-from codemods.output.formats import FORMATS, printable, render
+from graphmend.output.formats import FORMATS, printable, render
 
 __all__ = ["FORMATS", "printable", "render"]

@@ -9,9 +9,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePath
 from urllib.parse import quote
 
-from codemods.rule import Edit, Finding
-from codemods.rules import RULES
-from codemods.targets import Target
+from graphmend.rule import Edit, Finding
+from graphmend.rules import RULES
+from graphmend.targets import Target
 
 # Characters that let a file name or a message forge lines or terminal sequences: C0 controls (\n, \r,
 # ESC...), DEL and C1 controls (\x9b is CSI on some terminals), the bidi embeddings, overrides and isolates
@@ -85,7 +85,7 @@ def _json_finding(f: Finding) -> dict:
 
 
 def _targets(code: str) -> list[str]:
-    """The targets a finding of `code` is reported for (codemods.targets)."""
+    """The targets a finding of `code` is reported for (graphmend.targets)."""
     return [t.value for t in RULES[code].BREAKS.targets]
 
 
@@ -203,7 +203,7 @@ def _version() -> str:
         return "0"
 
 
-# `concise` is ruff's name for `text`; `full` (the code frames, codemods.output.full) needs the source
+# `concise` is ruff's name for `text`; `full` (the code frames, graphmend.output.full) needs the source
 FORMATS: dict[str, Callable[..., str]] = {"text": text, "concise": text, "json": as_json, "sarif": sarif,
                                          "github": github}  # fmt: skip
 

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 
-from codemods.files import FileResult
-from codemods.rule import Finding
-from codemods.rules import RULES, doc_sections
-from codemods.targets import spelled
-from codemods.verify import Report, render_json
-from codemods.verify.recording import NotReached
+from graphmend.files import FileResult
+from graphmend.rule import Finding
+from graphmend.rules import RULES, doc_sections
+from graphmend.targets import spelled
+from graphmend.verify import Report, render_json
+from graphmend.verify.recording import NotReached
 
 FIXED, UNSAFE, MANUAL = "fixed", "unsafe", "manual"
 # what each finding needs; the report runs `fix` in memory and writes nothing, so a safe fix is "fixable"

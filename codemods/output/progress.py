@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from codemods.files import FileResult
+from graphmend.files import FileResult
 
 INTERVAL_VARIABLE = "GRAPHMEND_PROGRESS_INTERVAL"
 DEFAULT_INTERVAL = 10.0  # seconds between two progress lines off a terminal

@@ -8,8 +8,8 @@ import pkgutil
 import textwrap
 from collections.abc import Iterable
 
-from codemods.rule import Rule
-from codemods.targets import Breaks, spelled
+from graphmend.rule import Rule
+from graphmend.targets import Breaks, spelled
 
 
 def _discover() -> dict[str, type[Rule]]:
@@ -24,7 +24,7 @@ def _discover() -> dict[str, type[Rule]]:
                 found = getattr(value, "BREAKS", None)
                 if not isinstance(found, Breaks):
                     raise RuntimeError(f"{module.__name__}: {value.CODE}.BREAKS must be `breaks(...)` from "
-                                       f"codemods.targets, not {found!r} (README: Adding a rule)")  # fmt: skip
+                                       f"graphmend.targets, not {found!r} (README: Adding a rule)")  # fmt: skip
                 rules[value.CODE] = value
     return dict(sorted(rules.items()))
 

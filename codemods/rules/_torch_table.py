@@ -4,7 +4,7 @@ The simple one-to-one mappings are data, as in PaConvert's `api_mapping.json`; t
 code a table cannot express. Every entry was checked against MindSpore 2.10 on CPU: the signature with
 `inspect.signature`, and a call with the torch spelling (fails) and with the mapped one (runs).
 
-Whether a receiver (`x` in `x.size(0)`) may be a tensor is asked of `codemods.values` with
+Whether a receiver (`x` in `x.size(0)`) may be a tensor is asked of `graphmend.values` with
 `Caution.POSSIBLE`: a torch method name in graph code is itself evidence.
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import Scope
 
-from codemods.builders import arg, as_tuple, call, tuple_of
-from codemods.calls import dotted_name
-from codemods.rule import FileContext
-from codemods.values import Values
+from graphmend.builders import arg, as_tuple, call, tuple_of
+from graphmend.calls import dotted_name
+from graphmend.rule import FileContext
+from graphmend.values import Values
 
 # -- dim= → axis= on functional ops (GM502) ---------------------------------------------------------
 

@@ -1,6 +1,6 @@
-from codemods.rule import Rule
-from codemods.suppressions import UNUSED_CODE, UNUSED_NAME
-from codemods.targets import breaks
+from graphmend.rule import Rule
+from graphmend.suppressions import UNUSED_CODE, UNUSED_NAME
+from graphmend.targets import breaks
 
 
 class UnusedSuppression(Rule):

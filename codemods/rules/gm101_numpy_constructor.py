@@ -5,10 +5,10 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.messages import explains
-from codemods.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, breaks
+from graphmend.messages import explains
+from graphmend.numpy_calls import NUMPY_CONSTRUCTORS, DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, breaks
 
 
 class NumpyConstructor(Rule):

@@ -5,12 +5,12 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.builders import atom
-from codemods.calls import dotted_name
-from codemods.messages import explains
-from codemods.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.builders import atom
+from graphmend.calls import dotted_name
+from graphmend.messages import explains
+from graphmend.numpy_calls import DType, Outermost, Wrapped, bind, numpy_function, wrapper_around
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class NumpyRandom(Rule):

@@ -3,9 +3,9 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.messages import explains
-from codemods.names import NUMPY_DTYPES
-from codemods.numpy_calls import (
+from graphmend.messages import explains
+from graphmend.names import NUMPY_DTYPES
+from graphmend.numpy_calls import (
     FAILS_ON_TENSORS,
     NUMPY_CONSTRUCTORS,
     NUMPY_TO_OPS,
@@ -14,9 +14,9 @@ from codemods.numpy_calls import (
     twin_call,
     twin_safety,
 )
-from codemods.rule import Rule
-from codemods.targets import EXPORT, STRICT, breaks
-from codemods.tree import find
+from graphmend.rule import Rule
+from graphmend.targets import EXPORT, STRICT, breaks
+from graphmend.tree import find
 
 _SEQUENCE_FIRST = {"concatenate", "stack"}  # the ops functions that take a list of tensors
 _NOT_COMPUTATION = {"finfo", "iinfo", "dtype", "result_type", "can_cast", "promote_types", "issubdtype"}
@@ -29,7 +29,7 @@ class NumpyCall(Rule):
         Reports calls of host numpy (`np.*`, however imported; never `mindspore.numpy`) inside `construct`
         and other graph code when an argument is a tensor, and names the `ops` function to use instead.
         Where the call is wrapped back into a tensor — `Tensor(np.f(t, ...))`, `Tensor(np.f(t), dtype)`,
-        `Tensor.from_numpy(...)` — and `np.f` is in the table `codemods.numpy_calls.NUMPY_TO_OPS`
+        `Tensor.from_numpy(...)` — and `np.f` is in the table `graphmend.numpy_calls.NUMPY_TO_OPS`
         (reductions with `axis`/`keepdims`, elementwise math, `concatenate`/`stack`, `where`, `clip`,
         `transpose`/`reshape`/`tile`, `matmul`…), the whole expression becomes `ops.f(t, ...)` (with
         `.astype(dtype)` when the wrapper names one). A bare numpy call is an array and is only reported.

@@ -3,13 +3,13 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.builders import tuple_of
-from codemods.messages import explains
-from codemods.numpy_calls import DType, argument
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, STRICT, breaks
-from codemods.tree import find
-from codemods.vocabulary import TENSOR_CONSTRUCTORS
+from graphmend.builders import tuple_of
+from graphmend.messages import explains
+from graphmend.numpy_calls import DType, argument
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, STRICT, breaks
+from graphmend.tree import find
+from graphmend.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromShape(Rule):

@@ -3,12 +3,12 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.builders import atom
-from codemods.messages import explains
-from codemods.numpy_calls import argument
-from codemods.rule import Rule
-from codemods.targets import EXPORT, STRICT, breaks
-from codemods.vocabulary import TENSOR_CONSTRUCTORS
+from graphmend.builders import atom
+from graphmend.messages import explains
+from graphmend.numpy_calls import argument
+from graphmend.rule import Rule
+from graphmend.targets import EXPORT, STRICT, breaks
+from graphmend.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class TensorFromTensors(Rule):

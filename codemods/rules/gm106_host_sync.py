@@ -3,8 +3,8 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.messages import explains
-from codemods.numpy_calls import (
+from graphmend.messages import explains
+from graphmend.numpy_calls import (
     FROM_NUMPY,
     NUMPY_TO_OPS,
     Outermost,
@@ -14,9 +14,9 @@ from codemods.numpy_calls import (
     twin_call,
     twin_safety,
 )  # fmt: skip
-from codemods.rule import Rule
-from codemods.targets import EXPORT, STRICT, breaks
-from codemods.vocabulary import TENSOR_CONSTRUCTORS
+from graphmend.rule import Rule
+from graphmend.targets import EXPORT, STRICT, breaks
+from graphmend.vocabulary import TENSOR_CONSTRUCTORS
 
 
 class HostSync(Rule):
@@ -26,7 +26,7 @@ class HostSync(Rule):
         Finds `t.asnumpy()` and `t.tolist()` inside `construct` (and other graph code). Where it only
         round-trips back into a tensor — `Tensor(t.asnumpy())`, `Tensor(t.asnumpy(), dtype)`,
         `Tensor.from_numpy(t.asnumpy())` — it rewrites the expression to `t` (or `t.astype(dtype)`). Where
-        the copy is fed to a numpy function of the table `codemods.numpy_calls.NUMPY_TO_OPS` and wrapped
+        the copy is fed to a numpy function of the table `graphmend.numpy_calls.NUMPY_TO_OPS` and wrapped
         back (`Tensor(np.max(t.asnumpy(), axis=2))`), the whole expression becomes the `ops` function on
         the tensor (`ops.amax(t, axis=2)`). Other uses are reported: the numpy code that consumes the
         array has to become `ops` calls by hand.

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.names import numpy_dtype_name
-from codemods.numpy_calls import argument
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.vocabulary import TENSOR_CONSTRUCTORS
+from graphmend.messages import explains
+from graphmend.names import numpy_dtype_name
+from graphmend.numpy_calls import argument
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.vocabulary import TENSOR_CONSTRUCTORS
 
 # ops function → the position of its dtype argument when it is passed positionally
 _POSITIONAL_DTYPE = {"cast": 1, "ones": 1, "zeros": 1, "eye": 2, "Tensor": 1, "tensor": 1}

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.builders import fresh_name
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.scopes import is_self_attribute
-from codemods.targets import EXPORT, STRICT, breaks
-from codemods.tree import find
+from graphmend.builders import fresh_name
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.scopes import is_self_attribute
+from graphmend.targets import EXPORT, STRICT, breaks
+from graphmend.tree import find
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them

@@ -3,11 +3,11 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.scopes import is_self_attribute
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.tree import find
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.scopes import is_self_attribute
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.tree import find
 
 # Calls that register child Cells by hand: a class that makes them may alias its list elsewhere
 _REGISTERS = ("insert_child_to_cell", "__setattr__", "setattr")

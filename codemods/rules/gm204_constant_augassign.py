@@ -3,9 +3,9 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Assignment
 
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.values import assigned_value
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.values import assigned_value
 
 # `a op= b` → `a = a op b`, and how tightly each operator binds (to parenthesize `b` when needed)
 _OPERATORS: dict[type, tuple[type, int]] = {

@@ -1,8 +1,8 @@
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, breaks
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, breaks
 
 
 class LenOfTensor(Rule):

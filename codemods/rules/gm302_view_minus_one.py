@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from codemods.rule import Rule
-from codemods.targets import EXPORT, breaks
-from codemods.values import Dim
+from graphmend.rule import Rule
+from graphmend.targets import EXPORT, breaks
+from graphmend.values import Dim
 
 
 class ViewMinusOne(Rule):

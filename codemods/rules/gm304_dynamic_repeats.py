@@ -3,12 +3,12 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.builders import atom
-from codemods.calls import method_call
-from codemods.messages import explains
-from codemods.numpy_calls import argument
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, breaks
+from graphmend.builders import atom
+from graphmend.calls import method_call
+from graphmend.messages import explains
+from graphmend.numpy_calls import argument
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, breaks
 
 
 class DynamicRepeats(Rule):

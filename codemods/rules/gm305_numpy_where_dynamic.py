@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.numpy_calls import argument
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, breaks
+from graphmend.messages import explains
+from graphmend.numpy_calls import argument
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, breaks
 
 
 class NumpyWhereDynamic(Rule):

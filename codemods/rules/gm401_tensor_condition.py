@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, breaks
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, breaks
 
 _UPDATES = {
     "mindspore.ops.assign": "assign",

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, breaks
-from codemods.values import Dim
-from codemods.vocabulary import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, breaks
+from graphmend.values import Dim
+from graphmend.vocabulary import CASTS, ELEMENTWISE, TENSOR_CONSTRUCTORS
 
 # methods that keep dimension 0 of their receiver
 _SHAPE_KEEPING = ELEMENTWISE | CASTS | {"cumsum", "cumprod", "astype", "to"}

@@ -1,9 +1,9 @@
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.rules._torch_table import DIM_KEYWORDS, AxisOp
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.rules._torch_table import DIM_KEYWORDS, AxisOp
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class DimKeyword(Rule):

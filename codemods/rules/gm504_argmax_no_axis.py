@@ -1,10 +1,10 @@
 import libcst as cst
 
-from codemods.builders import arg, call
-from codemods.calls import method_call
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.values import Caution
+from graphmend.builders import arg, call
+from graphmend.calls import method_call
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.values import Caution
 
 
 class ArgmaxNoAxis(Rule):

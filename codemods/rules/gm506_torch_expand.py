@@ -1,11 +1,11 @@
 import libcst as cst
 
-from codemods.calls import method_call
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.rules._torch_table import sized_call
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.values import Caution
+from graphmend.calls import method_call
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.rules._torch_table import sized_call
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.values import Caution
 
 
 class TorchExpand(Rule):

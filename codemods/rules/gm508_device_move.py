@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.calls import method_call
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.rules._torch_table import TORCH_DTYPES, torch_name
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.values import Caution
+from graphmend.calls import method_call
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.rules._torch_table import TORCH_DTYPES, torch_name
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.values import Caution
 
 DEVICE, DTYPE = "device", "dtype"
 _HARMLESS = ("non_blocking", "copy")  # keywords of `.to` that change no value

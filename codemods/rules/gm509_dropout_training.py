@@ -1,8 +1,8 @@
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from codemods.rule import Rule
-from codemods.targets import breaks
+from graphmend.rule import Rule
+from graphmend.targets import breaks
 
 # functional dropouts whose `training` defaults to True, with its position among the parameters
 _DROPOUTS = {

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.builders import arg, as_tuple
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.values import Values
+from graphmend.builders import arg, as_tuple
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.values import Values
 
 
 class TorchCall(Rule):

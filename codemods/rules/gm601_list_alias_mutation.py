@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 # the list methods CPython runs in place
 _IN_PLACE = {"append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear"}

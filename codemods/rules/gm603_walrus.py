@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.builders import assign_line
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.builders import assign_line
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 
 class Walrus(Rule):

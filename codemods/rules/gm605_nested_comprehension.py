@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.builders import assign_line
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
-from codemods.tree import names_in
+from graphmend.builders import assign_line
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.tree import names_in
 
 _KINDS = {cst.ListComp: "list", cst.GeneratorExp: "generator", cst.DictComp: "dict", cst.SetComp: "set"}
 

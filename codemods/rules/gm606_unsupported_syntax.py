@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods.messages import explains
-from codemods.rule import Rule
-from codemods.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 # node type → (what it is, MindSpore 2.10's error, what to do)
 _SYNTAX: dict[type, tuple[str, str, str]] = {

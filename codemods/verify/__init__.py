@@ -7,7 +7,7 @@ process never imports it.
 
 Library API (what `graphmend fix --verify` calls)::
 
-    from codemods.verify import verify, render_table, render_json
+    from graphmend.verify import verify, render_table, render_json
 
     report = verify(
         Path("examples/batch_renorm.py"),   # the original module file
@@ -33,7 +33,7 @@ Library API (what `graphmend fix --verify` calls)::
 
 Many Cells, one pair of workers (MindSpore imported once per version, not once per Cell)::
 
-    from codemods.verify import Request, verify_all
+    from graphmend.verify import Request, verify_all
 
     reports = verify_all([Request(path, source, "GrowingClip", {"num_features": 3}, ["float32[B,3,4,4]"]),
                           Request(other, its_source, "Head", inputs=["float32[2,8]"])], timeout=120.0)

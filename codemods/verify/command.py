@@ -1,4 +1,4 @@
-"""`graphmend verify`: the typer command over `codemods.verify.verify_all`."""
+"""`graphmend verify`: the typer command over `graphmend.verify.verify_all`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from codemods import config as configuration
-from codemods import targets as deploy_targets
+from graphmend import config as configuration
+from graphmend import targets as deploy_targets
 
 from . import cell_source
 from .api import Request, UsageError, applicable, verify_all
@@ -125,8 +125,8 @@ def verify(
 
 def _verify_recorded(paths, folder, unsafe, checks, target, python, timeout, memory_limit, output_format) -> int:
     """`verify --recorded`: fix PATHS in memory (nothing is written), then verify the touched Cells."""
-    from codemods import session as sessions
-    from codemods.verify import Verifier
+    from graphmend import session as sessions
+    from graphmend.verify import Verifier
 
     from .recording import Recording
 
@@ -276,7 +276,7 @@ def _rewritten(original: Path, against: Path | None, unsafe: bool) -> tuple[str,
         if not against.is_file():
             raise UsageError(f"--against {against}: no such file")
         return against.read_text(encoding="utf-8"), shown(str(against.resolve()))
-    from codemods import FixError, fix_source  # the rewriter loads only when it is needed
+    from graphmend import FixError, fix_source  # the rewriter loads only when it is needed
 
     try:
         result = fix_source(original.read_text(encoding="utf-8"), path=shown(str(original)), unsafe=unsafe)
