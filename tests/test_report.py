@@ -28,6 +28,7 @@ from graphmend.output.html import render_report
 from graphmend.rules import select_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"  # ignored by git; conftest lists what this run wrote there
 GRAPHMEND = str(Path(sys.executable).parent / "graphmend")
 CHROMIUM = shutil.which("chromium")
 
@@ -240,6 +241,10 @@ def test_screenshot(written: Written, tmp_path) -> None:
         colors = image.convert("RGB").getcolors(maxcolors=1 << 24)
     assert len(colors) > 100  # text, diff and badge colors: not a blank or a one-color page
     assert max(count for count, _ in colors) < 0.9 * 1280 * 2000
+    # for a reviewer: the page and what Chromium drew, kept after the run (`make test` names them at the end)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(shot, ARTIFACTS / "report-screenshot.png")
+    shutil.copy(written.html, ARTIFACTS / "report.html")
 
 
 def test_verify_table_from_a_real_report(tmp_path) -> None:

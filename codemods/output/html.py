@@ -128,7 +128,7 @@ def _header(results, items, verifications, unsafe: bool) -> str:
     changed = sum(1 for r in results if r.changed)
     reports = [json.loads(render_json(r)) for _, r in verifications if not isinstance(r, str)]
     now = datetime.now().astimezone()
-    mode = "safe and unsafe fixes applied" if unsafe else "safe fixes applied; unsafe ones listed"
+    mode = "diffs of the safe and unsafe fixes" if unsafe else "diffs of the safe fixes; unsafe ones listed"
     cards = [
         _card("files", len(results), "files", "#files", f"{changed} changed by fixes"),
         _card("found", len(every), "findings", "#summary"),
@@ -186,7 +186,7 @@ def _summary(counts: Counter, unsafe: bool) -> str:
     head = (
         "<tr><th>rule</th><th>breaks</th><th>fix</th><th class=n>found</th>"
         f"<th class=n>fixable{' (safe + unsafe)' if unsafe else ''}</th>"
-        "<th class=n>fixable with <code>--unsafe-fixes</code></th><th class=n>manual</th><th>share</th></tr>"
+        "<th class=n>unsafe fix</th><th class=n>manual</th><th>share</th></tr>"
     )
     if not codes:
         return _section("summary", "Summary per rule", '<p class="empty">No findings.</p>')
