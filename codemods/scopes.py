@@ -5,7 +5,8 @@
   (`class Base(nn.Cell)` → `class Net(Base)`), and, for classes whose base is imported from another
   module of the user's package, when the class itself defines `construct` in a file that imports MindSpore
   (a MindSpore-only convention: graphmend cannot see the other file);
-- methods of such a class (or of its same-file bases) called as `self.helper(...)` from graph code;
+- methods of such a class (or of its same-file bases) called as `self.helper(...)` from graph code (or
+  through the class: `type(self).helper(...)`, `self.__class__.helper(...)`, `Net.helper(...)`);
 - functions and methods decorated with `jit` / `ms.jit` / `mindspore.jit` (bare or called, any import spelling);
 - module-level functions of the same file called by name from graph code.
 
@@ -152,7 +153,7 @@ def _add_callees(found: dict[int, GraphFunction], module: cst.Module, cells: lis
         caller = queue.pop()
         methods = _methods_with_bases(caller.cell, cells_by_name) if caller.cell else {}
         for call in index.calls[id(caller.node)]:
-            callee, owner = _resolve_call(call, methods, module_functions, caller.cell)
+            callee, owner = _resolve_call(call, methods, module_functions, cells_by_name)
             if callee is not None and id(callee) not in found:
                 entry = GraphFunction(callee, owner, f"called from `{caller.label}`")
                 found[id(callee)] = entry
@@ -163,15 +164,38 @@ def _resolve_call(
     call: cst.Call,
     methods: dict[str, tuple[cst.FunctionDef, cst.ClassDef]],
     module_functions: dict[str, cst.FunctionDef],
-    cell: cst.ClassDef | None,
+    cells_by_name: dict[str, cst.ClassDef],
 ) -> tuple[cst.FunctionDef | None, cst.ClassDef | None]:
+    """The same-file function or Cell method a graph call runs: `f(...)`, `self.m(...)`, and through the
+    class, `type(self).m(...)`, `self.__class__.m(...)` or `Net.m(...)` (a Cell class of this file)."""
     func = call.func
     if isinstance(func, cst.Name) and func.value in module_functions:
         return module_functions[func.value], None
-    is_self_call = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
-    if is_self_call and func.attr.value in methods and func.attr.value != "construct":
-        return methods[func.attr.value]
+    if not isinstance(func, cst.Attribute) or func.attr.value == "construct":
+        return None, None
+    receiver = func.value
+    if _is_self(receiver) or _is_self_class(receiver):
+        return methods.get(func.attr.value, (None, None))
+    if isinstance(receiver, cst.Name) and receiver.value in cells_by_name:
+        return _methods_with_bases(cells_by_name[receiver.value], cells_by_name).get(func.attr.value, (None, None))
     return None, None
+
+
+def _is_self(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "self"
+
+
+def _is_self_class(node: cst.BaseExpression) -> bool:
+    """`type(self)` or `self.__class__`."""
+    if isinstance(node, cst.Attribute):
+        return _is_self(node.value) and node.attr.value == "__class__"
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "type"
+        and len(node.args) == 1
+        and _is_self(node.args[0].value)
+    )
 
 
 def _methods_with_bases(

@@ -16,6 +16,7 @@ from libcst.metadata import MetadataWrapper, ScopeProvider
 from graphmend import engine, names
 from graphmend.bindings import FunctionIndex
 from graphmend.rules import select_rules
+from graphmend.scopes import find_graph_code
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.glob("*/*.py") if not p.name.endswith(".expected.py"))
@@ -203,3 +204,22 @@ def test_function_index_of_many_names_grows_linearly() -> None:
     small, large = index(500), index(1000)
     work = _calls(FunctionIndex.of, small), _calls(FunctionIndex.of, large)
     assert work[1] <= 2.2 * work[0], work
+
+
+def test_a_method_called_through_the_class_is_graph_code() -> None:
+    source = (
+        "from mindspore import nn\n\n\n"
+        "class Base(nn.Cell):\n"
+        "    def half(self, x):\n        return x / 2\n\n"
+        "class Net(Base):\n"
+        "    def a(self, x):\n        return x\n\n"
+        "    def b(self, x):\n        return x\n\n"
+        "    def c(self, x):\n        return x\n\n"
+        "    def built(self, n):\n        return n\n\n"
+        "    def __init__(self):\n        super().__init__()\n        self.n = Net.built(self, 3)\n\n"
+        "    def construct(self, x):\n"
+        "        return type(self).a(self, x) + self.__class__.b(self, x) + Base.half(self, x) + Other.c(x)\n"
+    )
+    wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
+    graph = find_graph_code(wrapper.module, names.QualifiedNames(names.resolve_scopes(wrapper)))
+    assert sorted(f.label for f in graph.functions) == ["Base.half", "Net.a", "Net.b", "Net.construct"]

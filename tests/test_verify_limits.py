@@ -15,6 +15,7 @@ from verifying import Reports
 from graphmend import fix_source
 from graphmend.evidence import CELLS as EVIDENCE
 from graphmend.verify import CHECKS, Report, Request
+from graphmend.verify.report import render_json
 
 REPO = Path(__file__).resolve().parents[1]
 CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610")
@@ -95,3 +96,14 @@ def test_gm609_in_on_a_tensor_fails_strict_and_export_only_and_the_fix_passes_ev
     message = "the inputs should be constant, but found variable"
     assert all(message in p for p in problems(report, "before")), problems(report, "before")
     assert failing(report, "after") == set(), problems(report, "after")
+
+
+def test_gm610_a_classmethod_called_through_the_class_fails_and_its_fix_passes(verifier):
+    """`type(self).m(x)`, `self.__class__.m(x)`, `Scaled.m(x)`: measured like `self.m(x)`, and found."""
+    path = REPO / "tests/verify_rules/limits/gm610_classmethod_in_graph.py"
+    result = fix_source(path.read_text(encoding="utf-8"), str(path), select=["GM610"])
+    assert [(f.code, f.line) for f in result.applied] == [("GM610", 10), ("GM610", 21)]
+    report = verifier.verify(Request(path, result.output, "ThroughTheClass", {}, ["float32[B,4]"]))
+    assert failing(report, "before") == set(CHECKS), render_json(report)
+    assert all(ERRORS["GM610"] in problem for problem in problems(report, "before"))
+    assert failing(report, "after") == set(), render_json(report)

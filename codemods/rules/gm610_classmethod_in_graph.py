@@ -23,9 +23,10 @@ class ClassmethodInGraph(Rule):
         gm610_classmethod_in_graph.py): `self.scale(x)` on a `@classmethod def scale(cls, x)` fails in
         GRAPH (LAX), STRICT, a dynamic batch and export with "TypeError: The parameters number of the
         function is 2, but the number of provided arguments is 1."; a `@staticmethod` passes everywhere
-        with PyNative's numbers. (Calling it through the class, `Net.scale(x)` or `type(self).scale(x)`,
-        failed the same way when tried by hand with `graphmend verify`; graphmend does not take those
-        calls for graph calls, so this rule does not see them.)
+        with PyNative's numbers. Called through the class (`type(self).scale(x)`, `self.__class__.scale(x)`,
+        `Net.scale(x)` for a Cell class of the same file) it fails the same way in all four, and the
+        static method passes all four (tests/test_verify_limits.py, the Cell ThroughTheClass); graph-code
+        discovery follows those calls, so the rule finds them too.
 
     Example:
         @classmethod
