@@ -186,15 +186,20 @@ def _unique(reports: list[Report]) -> list[Report]:
 
 def _non_overlapping(ctx: FileContext, reports: list[Report]) -> list[Report]:
     """Outermost first; a fix inside another one waits for the next pass."""
-    ordered = sorted(reports, key=lambda r: _span(ctx.positions[r.node], outer_first=True))
+    ordered = sorted(reports, key=lambda r: _span(ctx.positions[_target(r)], outer_first=True))
     chosen: list[Report] = []
     taken: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for report in ordered:
-        start, end = _span(ctx.positions[report.node])
+        start, end = _span(ctx.positions[_target(report)])
         if all(end <= s or start >= e for s, e in taken):
             chosen.append(report)
             taken.append((start, end))
     return chosen
+
+
+def _target(report: Report) -> cst.CSTNode:
+    """The node a report's fix replaces: the reported one, unless the fix names another."""
+    return report.fix.target or report.node if report.fix else report.node
 
 
 def _span(pos: CodeRange, outer_first: bool = False) -> tuple:
@@ -205,7 +210,7 @@ def _span(pos: CodeRange, outer_first: bool = False) -> tuple:
 
 
 def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
-    replacements = {id(r.node): r.fix.replacement for r in chosen if r.fix}
+    replacements = {id(_target(r)): r.fix.replacement for r in chosen if r.fix}
     updated = module.visit(_Replace(replacements))
     return _add_imports(updated, {i for r in chosen if r.fix for i in r.fix.imports})
 
@@ -249,7 +254,7 @@ def import_edits(module: cst.Module, imports: Set[Import]) -> tuple[Edit, ...]:
 
 
 def _replacement_edit(ctx: FileContext, report: Report) -> Edit:
-    node, replacement = report.node, report.fix.replacement  # type: ignore[union-attr]
+    node, replacement = _target(report), report.fix.replacement  # type: ignore[union-attr]
     pos = ctx.positions[node]
     code = _replacement_code(ctx, replacement)
     if isinstance(node, cst.BaseExpression) and not node.lpar and "\n" not in code and "\r" not in code:
@@ -353,7 +358,7 @@ def _finding(ctx: FileContext, report: Report) -> Finding:
         end_column=pos.end.column + 1,
         message=_one_line(report.message),
         fix=fix.applicability if fix else None,
-        original=ctx.code(report.node),
+        original=ctx.code(_target(report)),
         replacement=_replacement_code(ctx, fix.replacement) if fix else None,
         edits=_edits(ctx, report) if fix else (),
     )

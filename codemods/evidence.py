@@ -111,7 +111,7 @@ CELLS: dict[str, Cell | None] = {
     "GM604": Cell(_LIMITS + "gm604_del_local.py", "Proj", ("float32[B,4]",)),
     "GM605": Cell(_LIMITS + "gm605_nested_comprehension.py", "Pairs", ("float32[B,4]",)),
     "GM606": Cell(_LIMITS + "gm606_unsupported_syntax.py", "Careful", ("float32[B,4]",)),
-    "GM607": Cell(_LIMITS + "gm607_parameters_in_construct.py", "Regularised", ("float32[B,4]",)),
+    "GM607": Cell(_LIMITS + "gm607_parameters_in_construct.py", "Regularised", ("float32[B,4]",), unsafe=True),
     "GM608": Cell(_LIMITS + "gm608_tensor_identity.py", "Same", ("float32[B,4]",)),
     "GM609": Cell(_LIMITS + "gm609_in_tensor.py", "Contains", ("float32[B,4]{-2,3}",)),
     "GM610": Cell(_LIMITS + "gm610_classmethod_in_graph.py", "Scaled", ("float32[B,4]",)),

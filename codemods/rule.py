@@ -28,6 +28,9 @@ class Fix:
     replacement: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel
     applicability: Applicability
     imports: tuple[Import, ...] = ()
+    # the node the replacement replaces, when it is not the reported one (a fix that also edits `__init__`
+    # replaces the class, and the finding stays on the call it is about)
+    target: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
@@ -163,14 +166,15 @@ class Rule(cst.BatchableCSTVisitor):
         replacement: cst.CSTNode | cst.FlattenSentinel | cst.RemovalSentinel | None = None,
         applicability: Applicability = "safe",
         imports: tuple[Import | None, ...] = (),
+        target: cst.CSTNode | None = None,
     ) -> None:
         fix = None
         if replacement is not None:
-            if _comments(node) - _comments(replacement):
+            if _comments(target or node) - _comments(replacement):
                 # like ruff: a fix that would delete a comment is applied only when asked for
                 applicability = "unsafe"
                 message += " (the fix would drop a comment inside the expression)"
-            fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None))
+            fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None), target)
         self.ctx.reports.append(Report(type(self), node, message, fix))
 
 

@@ -1,4 +1,4 @@
-"""GM607 (report only): `self.trainable_params()` in construct."""
+"""GM607: the Cell walkers in construct (bench/limits row 3); the unsafe fix computes them in __init__."""
 
 from mindspore import nn
 
@@ -9,7 +9,7 @@ class Regularised(nn.Cell):
         self.dense = nn.Dense(4, 4)
 
     def construct(self, x):
-        y = self.dense(x)
+        y = self.dense(x).astype(next(self.get_parameters()).dtype) * len(self.trainable_params())
         for p in self.trainable_params():
             y = y + p.sum()
         return y
