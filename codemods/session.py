@@ -370,10 +370,11 @@ def _recorded(result: FileResult, source: str, recording: Recording, configured:
 
 def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence[Path]):
     """(file, module, its source, Touched) for each Cell of another module of the same import root that
-    uses `names`, what the rewrite of `path` changed: among the run's files `tree` and the modules the
-    recording reached."""
+    uses `names`, what the rewrite of `path` changed, directly or through the modules in between (a Cell
+    that calls `b.f`, where `b.f` calls the changed `c.g`): among the run's files `tree` and the modules
+    the recording reached."""
     from graphmend.verify.staging import locate
-    from graphmend.verify.touched import may_import, through_imports
+    from graphmend.verify.touched import may_import, reach
 
     mod = locate(path)
     if not names:
@@ -386,15 +387,30 @@ def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence
                           mod.root.joinpath(*module.split("."), "__init__.py")):  # fmt: skip
                 if found.is_file():
                     candidates.add(found.resolve())
-    for other in sorted(candidates - {path}):
-        if not other.is_relative_to(mod.root):
-            continue
-        found = _imports_of(other)
-        if found is None or found[0].root != mod.root or not may_import(found[1], mod.name):
-            continue
-        them, text = found[0], other.read_text(encoding="utf-8")
-        for cell in through_imports(text, them.package, {mod.name: names}):
-            yield other, them.name, text, cell
+    changed = {mod.name: set(names)}  # grows by a hop at a time, until no module adds a name
+    done: set[tuple[Path, str]] = set()  # (file, Cell) already given
+    frontier = [mod.name]
+    while frontier:
+        reached = frontier
+        frontier = []
+        for other in sorted(candidates - {path}):
+            if not other.is_relative_to(mod.root):
+                continue
+            found = _imports_of(other)
+            if found is None or found[0].root != mod.root:
+                continue
+            if not any(may_import(found[1], name) for name in reached):
+                continue
+            them, text = found[0], other.read_text(encoding="utf-8")
+            cells, uses = reach(text, them.package, changed)
+            for cell in cells:
+                if (other, cell.cell) not in done:
+                    done.add((other, cell.cell))
+                    yield other, them.name, text, cell
+            new = uses - changed.get(them.name, set())
+            if new:
+                changed.setdefault(them.name, set()).update(new)
+                frontier.append(them.name)
 
 
 def _imports_of(path: Path):

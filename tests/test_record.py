@@ -311,28 +311,50 @@ class Child(h.Base):
 class Plain(nn.Cell):
     def construct(self, x):
         return x
+
+
+def scaled(x):
+    return h.head(x) * 2
+"""
+
+# two modules away from helpers.py: through model.py's function and model.py's touched Cell
+APP = """\
+from mindspore import nn
+from pkg.model import Child, scaled
+
+
+class Far(nn.Cell):
+    def construct(self, x):
+        return scaled(x) - 1
+
+
+class Grandchild(Child):
+    pass
 """
 
 CALLS = """\
 import numpy as np
 import mindspore as ms
+from pkg.app import Far, Grandchild
 from pkg.model import Child, Plain, UsesHead
 
 for batch in (2, 3):
     x = ms.Tensor(np.arange(batch * 4, dtype=np.float32).reshape(batch, 4))
-    print(UsesHead()(x).shape, Child()(x).shape, Plain()(x).shape)
+    print(UsesHead()(x).shape, Child()(x).shape, Plain()(x).shape, Far()(x).shape, Grandchild()(x).shape)
 """
 
 
 def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tmp_path):
-    """Only pkg/helpers.py is fixed; pkg/model.py's Cells call its function or inherit its Cell, and the
-    recording reached them: each is verified with helpers.py rewritten beside model.py as it is. The old
+    """Only pkg/helpers.py is fixed; pkg/model.py's Cells call its function or inherit its Cell, pkg/app.py's
+    call model.py's function that calls it or inherit model.py's Cell, and the recording reached them: each is
+    verified with helpers.py rewritten beside the others as they are. The old
     helper fails every check (GM303: a float slice bound), so a pass after shows the new one ran."""
     root = tmp_path / "proj"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "helpers.py").write_text(HELPERS)
     (root / "pkg" / "model.py").write_text(MODEL)
+    (root / "pkg" / "app.py").write_text(APP)
     (root / "calls.py").write_text(CALLS)
     done = subprocess.run([GRAPHMEND, "record", "-q", "-o", str(tmp_path / "rec"), "--", sys.executable, "calls.py"],
                           cwd=root, capture_output=True, text=True, timeout=600)  # fmt: skip
@@ -342,7 +364,9 @@ def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tm
     assert done.returncode == 0, done.stderr
     documents = {d["cell"]: d for d in json.loads(done.stdout)}
     assert list(documents) == ["pkg/helpers.py:Base", "pkg/model.py:UsesHead (calls pkg.helpers.head)",
-                               "pkg/model.py:Child (inherits from pkg.helpers.Base)"]  # fmt: skip
+                               "pkg/model.py:Child (inherits from pkg.helpers.Base)",
+                               "pkg/app.py:Far (calls pkg.model.scaled)",
+                               "pkg/app.py:Grandchild (inherits from pkg.model.Child)"]  # fmt: skip
     assert documents["pkg/helpers.py:Base"]["status"] == "not verified"  # only its subclass was called
     for cell in list(documents)[1:]:
         document = documents[cell]
@@ -351,12 +375,12 @@ def test_a_cell_of_another_module_is_verified_with_the_helper_the_fix_changed(tm
         passed = {(v["check"], v["version"]): v["passed"] for v in document["verdicts"]}
         assert passed == {(c, v): v == "after" for c in ("graph", "strict", "dynamic", "export")
                           for v in ("before", "after")}, cell  # fmt: skip
-    assert "verified 3 Cell(s): 2 proven, 0 failed, 0 could not run, 1 not verified from the recording" in done.stderr
+    assert "verified 5 Cell(s): 4 proven, 0 failed, 0 could not run, 1 not verified from the recording" in done.stderr
     assert (root / "pkg" / "helpers.py").read_text() == HELPERS  # verify writes nothing
 
 
 def test_cells_of_other_modules_are_touched_through_resolved_imports():
-    from graphmend.verify.touched import imported_modules, may_import, through_imports
+    from graphmend.verify.touched import imported_modules, may_import, reach, through_imports
 
     source = textwrap.dedent("""\
         import pkg.helpers as m
@@ -395,6 +419,9 @@ def test_cells_of_other_modules_are_touched_through_resolved_imports():
                      ("ByOwnFunction", "calls pkg.helpers.head"), ("ByBase", "inherits from pkg.helpers.Base"),
                      ("OfThatBase", "inherits from ByBase"), ("ByStar", "calls pkg.up.up_helper")]  # fmt: skip
     assert [t.cell for t in through_imports(source, "", changed)] == ["ByAlias", "ByModule", "ByOwnFunction"]
+    # what a module one hop further is touched through: the functions that reach a changed name, the Cells
+    assert reach(source, "pkg.sub", changed)[1] == {"mine", "ByAlias", "ByModule", "ByOwnFunction", "ByBase",
+                                                    "OfThatBase", "ByStar"}  # fmt: skip
     # the cheap index a run keeps per file: only modules that can reach pkg.helpers are read again
     imported = imported_modules(source, "pkg.sub")
     assert {"pkg.helpers.*", "pkg", "pkg.helpers", "pkg.helpers.Base", "pkg.sub.other.head", "pkg.up"} <= imported

@@ -54,10 +54,16 @@ def changes(original: str, rewritten: str) -> tuple[list[Touched], set[str]]:
 def through_imports(source: str, package: str, changed: dict[str, set[str]]) -> list[Touched]:
     """The Cells of `source` (a module of `package`, "" at the top) that use a name `changed` in another
     module (dotted module name -> its changed names, as `changes` gives them), in source order."""
+    return reach(source, package, changed)[0]
+
+
+def reach(source: str, package: str, changed: dict[str, set[str]]) -> tuple[list[Touched], set[str]]:
+    """`through_imports`, and the names of `source` that now run changed code: its touched Cells and its
+    functions that use a changed name (a module that imports one of them is touched one hop further)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
+        return [], set()
     bound = _imports(tree, package, changed)
     definitions = _definitions(tree)
     uses = {name: _uses(node, bound, changed) for name, node in definitions.items()}
@@ -81,7 +87,8 @@ def through_imports(source: str, package: str, changed: dict[str, set[str]]) -> 
             found[name] = Touched(name, node.lineno, f"inherits from {inherited[name][0]}")
         elif used:
             found[name] = Touched(name, node.lineno, "calls " + ", ".join(used))
-    return _with_subclasses(found, classes, cells)
+    cells_found = _with_subclasses(found, classes, cells)
+    return cells_found, local | {t.cell for t in cells_found}
 
 
 def _with_subclasses(found: dict[str, Touched], classes: dict[str, ast.ClassDef], cells: set[str]) -> list[Touched]:
