@@ -212,8 +212,30 @@ ROWS: tuple[Row, ...] = (
                 net.k = 3
                 return first, net(x)""",
             ),
+            _c(
+                "attribute_set_by_method",
+                """
+            def run(net, x):
+                first = net(x)
+                net.set_k(3)
+                return first, net(x)
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.k = 2
+
+                def set_k(self, k):
+                    self.k = k
+
+                def construct(self, x):
+                    return x * self.k""",
+            ),
         ),
-        why="silent; no rule yet: the assignment is outside graph code (a training script setting `net.k`), which graphmend does not follow to the Cell",
+        rules=("GM611",),
+        why="GM611 reports a setter of the Cell's own (off by default: most run before the first call); an "
+        "assignment in a training script (`net.k = 3`) is outside the Cell, which graphmend does not follow",
     ),
     Row(
         11,
