@@ -232,6 +232,28 @@ ROWS: tuple[Row, ...] = (
                 def construct(self, x):
                     return x * self.k""",
             ),
+            _c(
+                "flag_set_by_method",
+                """
+            def run(net, x):
+                first = net(x)
+                net.enable_bias()
+                return first, net(x)
+
+
+            class Net(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.use_bias = False
+
+                def enable_bias(self):
+                    self.use_bias = True
+
+                def construct(self, x):
+                    if self.use_bias:
+                        return x + 100
+                    return x""",
+            ),
         ),
         rules=("GM611",),
         why="GM611 reports a setter of the Cell's own (off by default: most run before the first call); an "

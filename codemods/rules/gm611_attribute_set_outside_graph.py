@@ -22,11 +22,12 @@ class AttributeSetOutsideGraph(Rule):
     Why it breaks graph mode:
         GRAPH_MODE compiles such an attribute into the graph as the constant it is at the first call and
         does not compile again when it changes: measured on MindSpore 2.10 (bench/limits row 10,
-        `attribute_changed_after_call` and `attribute_set_by_method`; docs/limits.md), a Cell computing
-        `x * self.k` with `k = 2` returns `2 * x` again after `net.set_k(3)`, in GRAPH (LAX), STRICT and
-        with a dynamic batch, where PyNative returns `3 * x`; a flag set by a method after the first call
-        leaves its branch out the same way. Nothing raises. (The verifier's checks call a Cell with no
-        setter in between, so they cannot show it: docs/evidence.md says so in the rule's note.)
+        `attribute_changed_after_call`, `attribute_set_by_method`, `flag_set_by_method`; docs/limits.md),
+        a Cell computing `x * self.k` with `k = 2` returns `2 * x` again after `net.set_k(3)`, in GRAPH
+        (LAX), STRICT and with a dynamic batch, where PyNative returns `3 * x`; a flag that a method sets
+        after the first call leaves its branch out the same way. Nothing raises. (The verifier's checks
+        call a Cell with no setter in between, so they cannot show it: docs/evidence.md says so in the
+        rule's note.)
 
     Example:
         def set_k(self, k):
