@@ -240,11 +240,13 @@ def import_edits(module: cst.Module, imports: Set[Import]) -> tuple[Edit, ...]:
     before = suppressions.physical_lines(old)
     after = suppressions.physical_lines(add_imports(module, imports, join=False).code)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    for tag, i1, _, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        assert tag == "insert", "a new import line changes no existing line"
         lines = after[j1:j2]
+        if tag != "insert":  # not expected (a new import line changes no line), but never a crash: one edit
+            inserted.append(Edit(*_line_start(before, i1), *_line_start(before, i2), "".join(lines)))
+            continue
         while i1 > 0 and lines[-1] == before[i1 - 1]:  # the same insertion, moved up past equal lines
             i1, lines = i1 - 1, [lines[-1], *lines[:-1]]
         place = _line_start(before, i1)
