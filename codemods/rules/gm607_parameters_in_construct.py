@@ -116,6 +116,9 @@ class ParametersInConstruct(Rule):
         if value is call and walker not in _SEQUENCES:
             return self.report(call, message + "; collect what it is used for once at the end of `__init__` and "
                                "read that (no fix: a dict or name pairs need their own container)")  # fmt: skip
+        if any(n.value not in ("self", "True", "False", "None") for a in call.args for n in find(a, cst.Name)):
+            return self.report(call, message + "; collect it once at the end of `__init__` and read that (no fix: "
+                               "its arguments are values of the graph function)")  # fmt: skip
         init = next((s for s in cell.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
         if init is None or find(init.body, cst.Return):
             return self.report(call, message + f"; collect it once at the end of `{cell.name.value}.__init__` "

@@ -42,3 +42,12 @@ class EarlyReturn(nn.Cell):
 
     def construct(self, x):
         return self.dense(x) * len(self.trainable_params())  # __init__ returns early: reported, no fix
+
+
+class ArgumentOfTheGraph(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 4)
+
+    def construct(self, x, expand):
+        return self.dense(x) * len(list(self.get_parameters(expand=expand)))  # a local in the call: no fix
