@@ -22,7 +22,7 @@ _WRAPPERS = {"next", "len", "list", "tuple"}
 
 
 class ParametersInConstruct(Rule):
-    """`self.trainable_params()`, `parameters_dict()`, `get_parameters()` and the other Cell walkers in graph code.
+    """`self.trainable_params()`, `get_parameters()` and the other Cell walkers in graph code → computed in `__init__`.
 
     What it does:
         Reports calls of the Cell methods that walk the Cell's Parameters or sub-Cells (`trainable_params`,
