@@ -10,6 +10,7 @@ fetches the wheels first):
     fix --diff cold    graphmend fix --diff --no-cache
     baseline           python -m libcst.tool codemod gm101_codemod.NumpyConstructorCommand
                        --no-format --unified-diff   (bench/gm101_codemod.py: GM101 as a libcst command)
+    ruff               ruff check --no-cache --isolated --select NPY,F401   (the linter's speed, issue 18)
 
 then `graphmend verify` of the bundled examples (bench/verify_examples.py) against their bare
 compile-and-run time (bench/bare_compile.py: one process per Cell, one compile and call per config).
@@ -64,8 +65,15 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 TICKS = os.sysconf("SC_CLK_TCK")
 MB = 1e6
 
-# (what, run, limit): check cold and warm against the baseline's wall time
-RATIO_TARGETS = (("check cold, all rules", "check cold", 0.5), ("check warm", "check warm", 0.05))
+# (what, run, limit): check cold and warm against the baseline's wall time (issue 18's goal for cold: 0.15×)
+RATIO_TARGETS = (("check cold, all rules", "check cold", 0.15), ("check warm", "check warm", 0.05))
+# (what, run, against, limit): issue 18's goals against ruff's wall time, and fix --diff against check cold
+RUFF_TARGETS = (
+    ("check cold vs ruff", "check cold", "ruff", 30.0),
+    ("check warm vs ruff", "check warm", "ruff", 5.0),
+    ("fix --diff cold vs check cold", "fix --diff cold", "check cold", 1.5),
+)
+RUFF = str(Path(sys.executable).parent / "ruff")
 MEMORY_TARGET_MB = 500
 VERIFY_TARGET = 1.5  # verify of the bundled examples, against the sum of their bare compile-and-run times
 
@@ -82,6 +90,7 @@ class Run:
     load: tuple[float, float]  # 1-minute load average before and after
     files_per_s: float = 0.0
     vs_baseline: float | None = None
+    vs_ruff: float | None = None
     note: str = ""
 
 
@@ -163,9 +172,13 @@ def _corpus_runs(target: Path, files: int, jobs: int) -> list[Run]:
     env = os.environ | {"PYTHONPATH": str(REPO)}  # bench/.libcst.codemod.yaml names the command's package
     runs.append(_measure("baseline", baseline, HERE, env))
     base = runs[-1].wall_s
+    ruff = [RUFF, "check", "--no-cache", "--isolated", "--select", "NPY,F401", "--exit-zero", str(target)]
+    runs.append(_measure("ruff", ruff, corpus.ROOT))
+    ruff_s = runs[-1].wall_s
     for run in runs:
         run.files_per_s = files / run.wall_s
         run.vs_baseline = run.wall_s / base
+        run.vs_ruff = run.wall_s / ruff_s
     return runs
 
 
@@ -207,6 +220,8 @@ def _note(name: str, out: Path, err: Path) -> str:
         return f"a traceback in {err}"
     lines = out.read_bytes().splitlines()
     changed = f"{sum(line.startswith(b'+++ ') for line in lines)} files changed"
+    if name == "ruff":
+        return f"{sum(bool(re.search(rb'(NPY|F401)', line)) for line in lines)} findings lines"
     if name == "baseline":
         failed = [line[3:] for line in text.splitlines() if line.startswith(" - Failed to codemod")]
         return "; ".join([changed, *failed])
@@ -328,7 +343,9 @@ def _results(args: argparse.Namespace, files: list[Path], runs: list[Run], cells
     import_s = sum(sum(c.verify_import_s) for c in cells)
     workers = max(len(c.verify_import_s) for c in cells)
     targets = [_target(what, by_name[run].vs_baseline, limit, "×") for what, run, limit in RATIO_TARGETS]
-    peak = max(run.peak_total_mb for run in runs if run.name != "baseline")
+    targets += [_target(what, by_name[run].wall_s / by_name[against].wall_s, limit, "×")
+                for what, run, against, limit in RUFF_TARGETS]  # fmt: skip
+    peak = max(run.peak_total_mb for run in runs if run.name not in ("baseline", "ruff"))
     targets.append(_target("peak memory of a graphmend run, all processes", peak, MEMORY_TARGET_MB, " MB"))
     targets.append(_target("verify of the bundled examples vs bare compile-and-run", verify_wall / bare_wall,
                            VERIFY_TARGET, "×"))  # fmt: skip
@@ -378,12 +395,13 @@ def _git(*words: str) -> str:
 def _print(results: dict) -> None:
     print(f"\n{results['files']} files ({results['bytes'] / MB:.1f} MB), --jobs {results['jobs']}, "
           f"{results['machine']['cpus']} CPUs")  # fmt: skip
-    print(f"{'run':<18} {'wall s':>8} {'files/s':>8} {'cpu s':>8} {'peak MB':>8} {'all MB':>7} {'×base':>6}  "
-          f"{'load':>11}  exit")  # fmt: skip
+    print(f"{'run':<18} {'wall s':>8} {'files/s':>8} {'cpu s':>8} {'peak MB':>8} {'all MB':>7} {'×base':>6} "
+          f"{'×ruff':>7}  {'load':>11}  exit")  # fmt: skip
     for run in results["runs"]:
         load = f"{run['load'][0]:.1f}→{run['load'][1]:.1f}"
         print(f"{run['name']:<18} {run['wall_s']:>8.1f} {run['files_per_s']:>8.1f} {run['cpu_s']:>8.1f} "
-              f"{run['peak_process_mb']:>8.0f} {run['peak_total_mb']:>7.0f} {run['vs_baseline']:>6.3f}  "
+              f"{run['peak_process_mb']:>8.0f} {run['peak_total_mb']:>7.0f} {run['vs_baseline']:>6.3f} "
+              f"{run.get('vs_ruff') or 0:>7.1f}  "
               f"{load:>11}  {run['exit_code']}  {run['note']}")  # fmt: skip
     v = results["verify"]
     header = f"{'verify s':>9} {'imports':>8} {'compile s':>10} {'bare s':>7} {'bare import':>12}  ×bare"
