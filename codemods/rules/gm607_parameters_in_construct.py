@@ -186,11 +186,19 @@ def _names(cls: cst.ClassDef) -> set[str]:
 def _existing(init: cst.FunctionDef, computed: cst.BaseExpression) -> str | None:
     """The attribute `__init__` already sets to the same expression (a second use of it reads that one)."""
     for statement in init.body.body:
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
-            small = statement.body[0]
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and is_self_attribute(small.targets[0].target):
-                if small.value.deep_equals(computed):
-                    return small.targets[0].target.attr.value  # type: ignore[attr-defined]
+        found = _self_line(statement)
+        if found is not None and found[1].deep_equals(computed):
+            return found[0]
+    return None
+
+
+def _self_line(statement: cst.BaseStatement) -> tuple[str, cst.BaseExpression] | None:
+    """(attribute, value) of a line that is one `self.<attribute> = value`, else None."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and is_self_attribute(small.targets[0].target):
+        return small.targets[0].target.attr.value, small.value  # type: ignore[attr-defined]
     return None
 
 
@@ -198,7 +206,7 @@ class _Hoist(cst.CSTTransformer):
     """The class with `value` read as `read`, and `self.<attribute> = computed` at the end of `init` (unless
     it is there already)."""
 
-    def __init__(self, value, read, init, attribute, computed) -> None:  # noqa: ANN001
+    def __init__(self, value, read, init, attribute, computed) -> None:
         super().__init__()
         self.value, self.read, self.init, self.attribute, self.computed = value, read, init, attribute, computed
 
@@ -222,16 +230,14 @@ class _Hoist(cst.CSTTransformer):
 
 def _hoisted(statement: cst.BaseStatement) -> str | None:
     """The attribute of a `self.<attribute> = <a Cell walker's value>` line (what `_Hoist` adds), else None."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return None
-    small = statement.body[0]
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and is_self_attribute(small.targets[0].target)):
+    found = _self_line(statement)
+    if found is None:
         return None
     walks = any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in _WALKERS and _on_self(c.func.value)
-        for c in find(small.value, cst.Call)
+        for c in find(found[1], cst.Call)
     )
-    return small.targets[0].target.attr.value if walks else None  # type: ignore[attr-defined]
+    return found[0] if walks else None
 
 
 class _TorchToMindSpore(cst.CSTTransformer):

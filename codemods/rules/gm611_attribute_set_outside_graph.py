@@ -58,7 +58,7 @@ class AttributeSetOutsideGraph(Rule):
     # off by default: most setters run before the first call (set-up), where nothing goes wrong
     DEFAULT = False
 
-    def __init__(self, ctx) -> None:  # noqa: ANN001
+    def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._cells = {id(cls) for cls in ctx.cell_classes}
 
@@ -69,35 +69,37 @@ class AttributeSetOutsideGraph(Rule):
         if not graph:
             return
         read = {a.attr.value for f in graph for a in find(f.node, cst.Attribute) if is_self_attribute(a)}
-        assigned = self_assignments(node)
         graph_names = {f.node.name.value for f in graph}
         methods = [s for s in node.body.body if isinstance(s, cst.FunctionDef)]
-        before_first_call = {"__init__", *_called_from(methods, "__init__")}
-        for method in methods:
-            name = method.name.value
-            if name in before_first_call or name in graph_names or any(id(method) == id(f.node) for f in graph):
-                continue
-            for target, statement in _self_targets(method):
-                attr = target.attr.value
-                if attr not in read or any(a.method in graph_names for a in assigned.get(attr, ())):
-                    continue  # not read by graph code, or assigned there too (GM202's)
-                if any(self._mindspore_object(a.value) for a in assigned.get(attr, ())):
-                    continue  # a Parameter, a Tensor, a Cell: graph code reads it as such
-                readers = sorted({f.label for f in graph if _reads(f.node, attr)})
-                tested = any(_reads(test, attr) for f in graph for test in _tests(f.node))
-                todo = (
-                    "a flag decides what is compiled: set it before the first call, or build a new Cell"
-                    if tested
-                    else "call it before the first call, or keep the value in a Parameter (`requires_grad=False`) "
-                    "and set it with `set_data`"
-                )
-                self.report(
-                    statement,
-                    f"`self.{attr}` is set in `{node.name.value}.{name}`, outside graph code, and read by "
-                    f"{', '.join(f'`{r}`' for r in readers)} as a constant: if `{name}` runs after the first call, "
-                    f"GRAPH_MODE keeps the value it compiled in and computes with the old `{attr}`, without an "
-                    f"error (PyNative uses the new one); {todo}",
-                )
+        before_first_call = {"__init__", *_called_from(methods, "__init__"), *graph_names}
+        for attr, assignments in self_assignments(node).items():
+            if attr not in read or any(a.method in graph_names for a in assignments):
+                continue  # not read by graph code, or assigned there too (GM202's)
+            if any(self._mindspore_object(a.value) for a in assignments):
+                continue  # a Parameter, a Tensor, a Cell: graph code reads it as such
+            for assignment in assignments:
+                if assignment.method not in before_first_call:
+                    self._report(node, graph, attr, assignment.method, assignment.value)
+
+    def _report(self, cls: cst.ClassDef, graph: list, attr: str, method: str, value: cst.CSTNode) -> None:
+        statement = value
+        while not isinstance(statement, cst.SimpleStatementLine):  # the line `self.k = k` is on
+            statement = self.ctx.parents[statement]
+        readers = sorted({f.label for f in graph if _reads(f.node, attr)})
+        tested = any(_reads(test, attr) for f in graph for test in _tests(f.node))
+        todo = (
+            "a flag decides what is compiled: set it before the first call, or build a new Cell"
+            if tested
+            else "call it before the first call, or keep the value in a Parameter (`requires_grad=False`) "
+            "and set it with `set_data`"
+        )
+        self.report(
+            statement,
+            f"`self.{attr}` is set in `{cls.name.value}.{method}`, outside graph code, and read by "
+            f"{', '.join(f'`{r}`' for r in readers)} as a constant: if `{method}` runs after the first call, "
+            f"GRAPH_MODE keeps the value it compiled in and computes with the old `{attr}`, without an "
+            f"error (PyNative uses the new one); {todo}",
+        )
 
     def _mindspore_object(self, value: object) -> bool:
         """A value made by a MindSpore call (`Parameter(...)`, `Tensor(...)`, `nn.Dense(...)`, `ops.Add()`)."""
@@ -112,21 +114,6 @@ class AttributeSetOutsideGraph(Rule):
             if any(n.startswith("mindspore") for n in self.ctx.names(call.func)):
                 return True
         return False
-
-
-def _self_targets(method: cst.FunctionDef):
-    """(`self.attr` target, its statement) of each plain assignment in `method` (not in nested functions)."""
-    for statement in find(method.body, cst.SimpleStatementLine):
-        for small in statement.body:
-            if isinstance(small, cst.Assign):
-                targets = [t.target for t in small.targets]
-            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-                targets = [small.target]
-            else:
-                continue
-            for target in targets:
-                if is_self_attribute(target):
-                    yield target, statement
 
 
 def _called_from(methods: list[cst.FunctionDef], start: str) -> set[str]:
