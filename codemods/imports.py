@@ -16,8 +16,8 @@ import sys
 from collections.abc import Iterable
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
+from graphmend.calls import dotted_name
 from graphmend.names import dotted
 from graphmend.rule import Import
 
@@ -186,4 +186,4 @@ def _member_key(name: str) -> tuple[int, str]:
 
 
 def _dotted(node: cst.CSTNode) -> str:
-    return get_full_name_for_node(node) or ""
+    return dotted_name(node) or ""  # type: ignore[arg-type]
