@@ -389,6 +389,7 @@ def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence
                     candidates.add(found.resolve())
     changed = {mod.name: set(names)}  # grows by a hop at a time, until no module adds a name
     done: set[tuple[Path, str]] = set()  # (file, Cell) already given
+    texts: dict[Path, str] = {}  # a module a later hop reaches again is read once
     frontier = [mod.name]
     while frontier:
         reached = frontier
@@ -401,7 +402,9 @@ def _importers(path: Path, names: set[str], recording: Recording, tree: Sequence
                 continue
             if not any(may_import(found[1], name) for name in reached):
                 continue
-            them, text = found[0], other.read_text(encoding="utf-8")
+            if other not in texts:
+                texts[other] = other.read_text(encoding="utf-8")
+            them, text = found[0], texts[other]
             cells, uses = reach(text, them.package, changed)
             for cell in cells:
                 if (other, cell.cell) not in done:
