@@ -115,6 +115,7 @@ CELLS: dict[str, Cell | None] = {
     "GM608": Cell(_LIMITS + "gm608_tensor_identity.py", "Same", ("float32[B,4]",)),
     "GM609": Cell(_LIMITS + "gm609_in_tensor.py", "Contains", ("float32[B,4]{-2,3}",)),
     "GM610": Cell(_LIMITS + "gm610_classmethod_in_graph.py", "Scaled", ("float32[B,4]",)),
+    "GM612": Cell(_LIMITS + "gm612_block_local_variable.py", "Blocks", ("float32[B,4]",)),
     "GM611": Cell(
         _LIMITS + "gm611_attribute_set_outside_graph.py",
         "Scaled",

@@ -18,8 +18,8 @@ from graphmend.verify import CHECKS, Report, Request
 from graphmend.verify.report import render_json
 
 REPO = Path(__file__).resolve().parents[1]
-CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610")
-FIXED = ("GM602", "GM603", "GM604", "GM605", "GM607", "GM610")
+CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610", "GM612")
+FIXED = ("GM602", "GM603", "GM604", "GM605", "GM607", "GM610", "GM612")
 # the first line MindSpore 2.10 gives for each rule's construct, in every configuration
 ERRORS = {
     "GM602": "The 'for...else...' statement is not supported now",
@@ -29,6 +29,7 @@ ERRORS = {
     "GM606": "Unsupported statement 'Try'",
     "GM607": "is not supported in 'construct'",
     "GM610": "The parameters number of the function is 2, but the number of provided arguments is 1",
+    "GM612": "The local variable 'y' is not defined in false branch, but defined in true branch",
 }
 
 

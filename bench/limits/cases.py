@@ -419,8 +419,12 @@ ROWS: tuple[Row, ...] = (
             _n("branch_var_constant_flag", "if self.flag:\n    y = x * 2\nreturn y", init="self.flag = True"),
             _n("branch_var_tensor_condition", "if x.sum() > 0:\n    y = x * 2\nreturn y"),
             _n("loop_var_after_while", "i = x.sum() * 0\nwhile i < 10:\n    z = x * i\n    i = i + 1\nreturn z"),
+            _n("branch_var_shape_condition", "if x.shape[0] > 1:\n    y = x * 2\nreturn y"),
+            _n("loop_var_after_for", "for i in range(3):\n    z = x * i\nreturn z"),
         ),
-        why="no rule yet: pre-initialising the variable needs a value of the right shape and dtype for the branch not taken",
+        rules=("GM612",),
+        why="GM612 binds the name to `None` before the `if` or the loop (safe), which every configuration accepts "
+        "unless the condition is a tensor: then STRICT cannot join `None` with a tensor, and GM612 reports it",
     ),
     Row(
         26,

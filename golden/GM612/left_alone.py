@@ -1,0 +1,55 @@
+import mindspore
+from mindspore import nn, ops
+
+
+class Bound(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.flag = True
+        self.n = 3
+
+    def construct(self, x, mask=None):
+        y = x
+        if mask is not None:
+            y = x * mask
+        if self.flag:
+            z = x  # decided while MindSpore parses
+        if self.n > 2 and not self.flag:
+            z = x + 1
+        if x.ndim == 2:
+            a = x
+        else:
+            a = x + 1
+        if mask is None:
+            return y + z + a
+        else:
+            b = mask
+        for i in range(3):
+            c = x * i
+            y = y + c  # only read inside the loop
+        out = [v * 2 for v in (x, y)]
+        v = out[0]  # the comprehension's own `v`
+        if mask is not None:
+            w = mask
+        w = x  # rebound before any read
+        return y + b + v + w
+
+
+class Raises(nn.Cell):
+    def construct(self, x, mode):
+        if mode == "a":
+            y = x
+        elif mode == "b":
+            y = x * 2
+        else:
+            raise ValueError(mode)
+        for k in range(2):
+            if k == 0:
+                continue
+        return y
+
+
+def not_graph(x, flag):
+    if flag:
+        y = x
+    return y

@@ -1,0 +1,61 @@
+import mindspore
+from mindspore import nn, ops
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.CellList([nn.Dense(4, 4), nn.Dense(4, 4)])
+
+    def construct(self, x, mask=None, scale=True):
+        if mask is None:
+            y = x * 2
+        # the last block's output
+        for i in range(2):
+            out = self.blocks[i](x)
+        if x.ndim == 2:
+            a, b = x, x + 1
+        elif x.ndim == 3:
+            a = x
+        for k in (1, 2):
+            x = x + k
+        return y + out + a + b + x * k
+
+    def helper(self, x):
+        if x.shape[0] > 1:
+            if x.shape[1] > 1:
+                h = x
+        return h
+
+
+class Loops(nn.Cell):
+    def construct(self, x, mask):
+        total = x
+        for step in range(3):
+            if step == 0:
+                first = x
+            total = total + first  # kept from the first pass on the later ones
+        i = 0
+        while i < 3:
+            z = x * i
+            i = i + 1
+        if mask is not None:
+            bias = mask * 2
+        x = x + z
+        if mask is not None:
+            x = x + bias
+        return self.helper(total), x
+
+    def helper(self, x):
+        return [v for v in x]
+
+
+class Tensors(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            t = x * 2
+        n = x.sum() * 0
+        while n < 3:
+            w = x * n
+            n = n + 1
+        return t + w
