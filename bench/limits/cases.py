@@ -421,6 +421,10 @@ ROWS: tuple[Row, ...] = (
             _n("loop_var_after_while", "i = x.sum() * 0\nwhile i < 10:\n    z = x * i\n    i = i + 1\nreturn z"),
             _n("branch_var_shape_condition", "if x.shape[0] > 1:\n    y = x * 2\nreturn y"),
             _n("loop_var_after_for", "for i in range(3):\n    z = x * i\nreturn z"),
+            _n(
+                "branch_var_guarded_read",
+                "flag = x.ndim == 3\nif flag:\n    w = x * 2\nif flag:\n    return x + w\nreturn x",
+            ),
         ),
         rules=("GM612",),
         why="GM612 binds the name to `None` before the `if` or the loop (safe), which every configuration accepts "

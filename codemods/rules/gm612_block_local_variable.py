@@ -39,7 +39,9 @@ class BlockLocalVariable(Rule):
         `isinstance`, `x.ndim == 2` and `x.shape[0] > 1` alike — and with "The local variable 'w'
         defined in the 'for' loop body cannot be used outside of the loop body" for every loop, over
         `range(3)`, a tuple or a tensor (or "The name 'out' is not defined, or not supported in graph
-        mode" where the first read is inside a later loop). PyNative runs all of them. With `y = None`
+        mode" where the first read is inside a later loop). A read guarded by the same condition
+        (`if output_attentions: out, w = out` … `if output_attentions: return out, w`, the HuggingFace
+        ports' form) fails the same way (row 25, `branch_var_guarded_read`). PyNative runs all of them. With `y = None`
         before the statement all of them run in every configuration with PyNative's numbers, except a tensor condition:
         GRAPH then runs, but STRICT fails with "Cannot join the return values of different branches".
 
