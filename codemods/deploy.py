@@ -30,7 +30,7 @@ _WORDS = re.compile(
     rb"|shape\s*=\s*[\[(][^\])]*None"
 )
 _ENV = "MS_DEV_JIT_SYNTAX_LEVEL"
-_EXPORTS = {"mindspore.export", "mindspore.train.export", "mindspore.train.serialization.export"}
+EXPORTS = {"mindspore.export", "mindspore.train.export", "mindspore.train.serialization.export"}
 _JIT = {"mindspore.jit", "mindspore.JitConfig", "mindspore.common.jit_config.JitConfig"}
 _TENSOR = "mindspore.Tensor"
 
@@ -146,7 +146,7 @@ def _classify(node: cst.CSTNode, qualified) -> list[tuple[Target, str]]:
     assert isinstance(node, cst.Call)
     names = imported_names(qualified, node.func)
     found = []
-    if names & _EXPORTS:
+    if names & EXPORTS:
         found.append((EXPORT, f"{_code(node.func)}(...)"))
     if names & {_TENSOR} and any(_has_none(a.value) for a in node.args if _keyword(a) == "shape"):
         found.append((DYNAMIC, f"{_code(node.func)}(shape=[None, ...])"))

@@ -116,6 +116,14 @@ CELLS: dict[str, Cell | None] = {
     "GM609": Cell(_LIMITS + "gm609_in_tensor.py", "Contains", ("float32[B,4]{-2,3}",)),
     "GM610": Cell(_LIMITS + "gm610_classmethod_in_graph.py", "Scaled", ("float32[B,4]",)),
     "GM612": Cell(_LIMITS + "gm612_block_local_variable.py", "Blocks", ("float32[B,4]",)),
+    "GM613": Cell(
+        _LIMITS + "gm613_export_frozen_input.py",
+        "Scaled",
+        ("float32[B,4]", "int:2"),
+        note="the export check calls the MindIR with the inputs it was exported with, so it passes; the file's "
+        "`export_scaled` exports with `k = 2`, and tests/test_verify_limits.py loads both MindIRs and calls them "
+        "with 3: the original's has no input for it, the fix's returns x * 3",
+    ),
     "GM611": Cell(
         _LIMITS + "gm611_attribute_set_outside_graph.py",
         "Scaled",

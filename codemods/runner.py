@@ -28,9 +28,10 @@ from graphmend.files import FileError, FileResult, process_alive, process_source
 from graphmend.rule import Edit, Finding
 from graphmend.rules import RULES
 
-# A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too.
+# A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too,
+# and GM613 reads calls of `export(`.
 # Files with none of these words cannot have a finding, and are not parsed at all.
-_GRAPH_WORDS = (b"construct", b"Cell", b"jit", b"ms_function", b"graphmend:")
+_GRAPH_WORDS = (b"construct", b"Cell", b"jit", b"ms_function", b"graphmend:", b"export(")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,9 @@ time a test reads it, on the test process's pair of verify workers (tests/confte
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +111,47 @@ def test_gm610_a_classmethod_called_through_the_class_fails_and_its_fix_passes(v
     assert failing(report, "before") == set(CHECKS), render_json(report)
     assert all(ERRORS["GM610"] in problem for problem in problems(report, "before"))
     assert failing(report, "after") == set(), render_json(report)
+
+
+_EXPORT_BOTH = """
+import json, sys
+import numpy as np
+import mindspore as ms
+from mindspore import nn
+
+x = ms.Tensor(np.arange(8, dtype=np.float32).reshape(2, 4))
+result = {}
+for name in ("before", "after"):
+    module = __import__(name)
+    module.export_scaled(x, name)
+    loaded = nn.GraphCell(ms.load(name + ".mindir"))
+    calls = {}
+    for label, args in (("alone", (x,)), ("with_3", (x, ms.mutable(3)))):
+        try:
+            calls[label] = loaded(*args).asnumpy().tolist()
+        except Exception as error:  # what the loaded MindIR says, for the assertion
+            calls[label] = "error: " + str(error).splitlines()[0]
+    result[name] = calls
+print(json.dumps(result))
+"""
+
+
+def test_gm613_a_number_given_to_export_is_frozen_and_the_fix_keeps_it_an_input(tmp_path):
+    """Both versions of the file's export script really export and load (a child process): the original's
+    MindIR computes with the frozen 2 and refuses a value; the fix's takes 3 and returns x * 3."""
+    path = REPO / "tests" / "verify_rules" / "limits" / "gm613_export_frozen_input.py"
+    source = path.read_text(encoding="utf-8")
+    fixed = fix_source(source, str(path), unsafe=True, select=["GM613"])
+    assert [(f.code, f.line) for f in fixed.applied] == [("GM613", 13)]
+    (tmp_path / "before.py").write_text(source, encoding="utf-8")
+    (tmp_path / "after.py").write_text(fixed.output, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _EXPORT_BOTH], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    x = [[float(i + 4 * r) for i in range(4)] for r in range(2)]
+    assert result["before"]["alone"] == [[v * 2 for v in row] for row in x]
+    assert "The input number of parameters is not Compatible" in result["before"]["with_3"]
+    assert result["after"]["with_3"] == [[v * 3 for v in row] for row in x]
+    assert result["after"]["alone"].startswith("error")

@@ -660,7 +660,9 @@ ROWS: tuple[Row, ...] = (
             """).lstrip(),
             ),
         ),
-        why="silent in export; a call-site matter (pass a Tensor, or `mutable`), outside graph code: no rule yet",
+        rules=("GM613",),
+        why="GM613 finds the number in the `export` call (any import spelling) and wraps it in `mutable` "
+        "(unsafe: the MindIR's callers must then pass it); a number held in a variable is not followed",
     ),
     Row(
         45,
