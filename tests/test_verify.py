@@ -540,3 +540,16 @@ def processes_with(token: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def test_a_static_construct_takes_every_parameter_as_an_input(tmp_path):
+    """`@staticmethod def construct(x, y)` (reformer's ReverseSort) has no `self` to skip: two inputs fit it."""
+    (tmp_path / "model.py").write_text(
+        "from mindspore import nn, ops\n\n\nclass Sort(nn.Cell):\n    @staticmethod\n"
+        "    def construct(x, y):\n        return ops.add(x, y)\n"
+    )
+    base = ["model.py:Sort", "--python", "/nonexistent/python", "--input", "float32[2]"]
+    done = graphmend(*base, cwd=tmp_path)
+    assert done.stderr == "error: Sort.construct(x, y) takes 2 inputs, 1 given: one --input per parameter\n"
+    done = graphmend(*base, "--input", "float32[2]", cwd=tmp_path)  # fits: the worker is what fails
+    assert done.stderr.startswith("error: cannot start a worker with /nonexistent/python"), done.stderr

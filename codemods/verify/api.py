@@ -267,7 +267,8 @@ def _check_against_source(source: cell_source.CellSource | None, request: Reques
         return
     construct, init, cell = source.construct, source.init, request.cell
     if construct is not None and request.inputs_from is None and not construct.takes(len(parsed)):
-        raise UsageError(f"{cell}.{construct.text} takes {construct.expects()} after self, "
+        after = "" if construct.static else " after self"
+        raise UsageError(f"{cell}.{construct.text} takes {construct.expects()}{after}, "
                          f"{len(parsed)} given: one --input per parameter")  # fmt: skip
     given = set(request.init or {})
     if init is not None and (unknown := init.unknown(given)):

@@ -25,6 +25,7 @@ class Signature:
     keywords: frozenset[str]  # every name a keyword may give (positional ones, keyword-only)
     required_keywords: frozenset[str]  # keyword-only without a default
     double_star: bool  # **kwargs: any keyword
+    static: bool = False  # a @staticmethod: no `self` before the inputs
 
     def takes(self, count: int) -> bool:
         return self.required <= count and (self.star or count <= len(self.positional))
@@ -102,7 +103,8 @@ def _signature(chain: list[ast.ClassDef], name: str) -> Signature | None:
 
 def _of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Signature:
     args = function.args
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)][1:]  # after self
+    bound = 0 if _static(function) else 1  # a method's `self`; a @staticmethod construct has none
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][bound:]
     required = len(positional) - len(args.defaults)
     keyword_only = [a.arg for a in args.kwonlyargs]
     required_keywords = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
@@ -111,10 +113,15 @@ def _of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Signature:
         positional=tuple(positional),
         required=max(required, 0),
         star=args.vararg is not None,
-        keywords=frozenset([a.arg for a in args.args][0 if args.posonlyargs else 1 :] + keyword_only),
+        keywords=frozenset([a.arg for a in args.args][0 if args.posonlyargs else bound :] + keyword_only),
         required_keywords=frozenset(required_keywords),
         double_star=args.kwarg is not None,
+        static=not bound,
     )
+
+
+def _static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
 
 def _reads_training(cls: ast.ClassDef) -> bool:
