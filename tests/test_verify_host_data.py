@@ -32,6 +32,7 @@ CASES = {
     "gm106_compiles_everywhere": ("GM106", "Scalars", False, INPUT),
     "gm106_fed_to_numpy": ("GM106", "HostReduce", False, INPUT),
     "gm202_scratch": ("GM202", "Scratch", False, INPUT),
+    "gm202_overrides": ("GM202", "Scaled", False, INPUT),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
 }

@@ -250,8 +250,40 @@ def _used_elsewhere(module: cst.Module, cell: cst.ClassDef, function: cst.Functi
     """`.attr` anywhere in the file but in `function` and `__init__` of `cell` (other methods, subclasses,
     code that reads `net.attr`)."""
     init = [f for f in cell.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "__init__"]
-    inside = {id(n) for scope in (function, *init) for n in find(scope, cst.Attribute) if n.attr.value == attr}
+    scopes = (function, *init, *_overrides(module, cell, function))
+    inside = {id(n) for scope in scopes for n in find(scope, cst.Attribute) if n.attr.value == attr}
     return any(id(n) not in inside for n in find(module, cst.Attribute) if n.attr.value == attr)
+
+
+def _overrides(module: cst.Module, cell: cst.ClassDef, function: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The same method of a direct base, subclass or sibling class in the file, when neither calls `super()`
+    (only one of them runs on an instance, so its use of the attribute is its own: Phi3's scaled rotary
+    embeddings replace `construct` and set `self.inv_freq` before reading it), and the bases' `__init__`."""
+    if _calls_super(function):
+        return []
+    mine = _bases(cell)
+    found = []
+    for other in find(module, cst.ClassDef):
+        if other is cell:
+            continue
+        theirs = _bases(other)
+        base, related = other.name.value in mine, cell.name.value in theirs or bool(mine & theirs)
+        for method in other.body.body if base or related else ():
+            if not isinstance(method, cst.FunctionDef):
+                continue
+            if method.name.value == function.name.value and not _calls_super(method):
+                found.append(method)
+            elif method.name.value == "__init__" and base:
+                found.append(method)
+    return found
+
+
+def _bases(cls: cst.ClassDef) -> set[str]:
+    return {b.value.value for b in cls.bases if isinstance(b.value, cst.Name)}
+
+
+def _calls_super(function: cst.FunctionDef) -> bool:
+    return any(n.value == "super" for n in find(function.body, cst.Name))
 
 
 def _in_nested_scope(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> bool:
