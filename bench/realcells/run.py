@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -34,11 +35,14 @@ REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 
 from cells import CELLS, NOTES, Cell  # noqa: E402
-from fetch import SRC, fetched  # noqa: E402
+from fetch import SITE, SRC, fetched  # noqa: E402
 
 from graphmend import fix_source  # noqa: E402
 from graphmend.verify import CHECKS, Report, staging, verify  # noqa: E402
 from graphmend.verify import specs as spec_text  # noqa: E402
+
+# the MindSpore workers (and pynative.py) import mindnlp's requirements from there (fetch.py, SITE)
+os.environ["PYTHONPATH"] = os.pathsep.join([str(SITE), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 MODES = ("pynative", *CHECKS)
 VARIANTS = ("before", "safe", "unsafe")
