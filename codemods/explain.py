@@ -285,6 +285,7 @@ def _relative(result: FileResult, shown: str) -> FileResult:
 
 def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResult], root: Path) -> Explanation:
     codes = {code for code, rule in RULES.items() if any(m.matches(error.text) for m in rule.EXPLAINS)}
+    subjects = {s for code in codes for m in RULES[code].EXPLAINS if (s := m.subject(error.text))}
     if not frames:
         return Explanation(error, why_not="no frame of the error is in a file found here")
     for frame in frames:
@@ -292,6 +293,8 @@ def _explain_one(error: Error, frames: list[Frame], results: dict[str, FileResul
         if result is None or result.error is not None:
             continue
         candidates = [f for f in result.findings if f.code in codes]
+        about = [f for f in candidates if any(f"`{name}`" in f.message for name in subjects)]
+        candidates = about or candidates
         if candidates:
             best = min(candidates, key=lambda f: (_distance(f, frame), f.line, f.column))
             also = tuple(f for f in candidates if f is not best and f.code == best.code and f.line == best.line)

@@ -10,9 +10,10 @@ A rule declares them next to its docs:
 
 The pattern is a regular expression searched in the error's text with its whitespace collapsed; the
 targets are the configurations it was measured in (messages differ between GRAPH, STRICT, dynamic and
-export). tests/test_explain.py checks each pattern against its rule's rows of docs/evidence.md, so a
-MindSpore upgrade that changes a message fails a test after `make evidence`. `graphmend explain` uses
-them to tell which finding explains an error.
+export); a `(?P<name>…)` group names what the message is about, and of several findings near the error
+the one whose message mentions `` `name` `` explains it. tests/test_explain.py checks each pattern
+against its rule's rows of docs/evidence.md, so a MindSpore upgrade that changes a message fails a test
+after `make evidence`. `graphmend explain` uses them to tell which finding explains an error.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ class Message:
 
     def matches(self, text: str) -> bool:
         return re.search(self.pattern, collapse(text)) is not None
+
+    def subject(self, text: str) -> str | None:
+        """The name the message is about, where its pattern has a `(?P<name>…)` group (GM612's "The local
+        variable 'y' is not defined …"): of several findings near the line, the one about `y` explains it."""
+        found = re.search(self.pattern, collapse(text))
+        return found.groupdict().get("name") if found else None
 
 
 def explains(pattern: str, *targets: Target) -> Message:

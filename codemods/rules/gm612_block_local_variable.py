@@ -67,7 +67,13 @@ class BlockLocalVariable(Rule):
     # the loop's message ("… defined in the 'for' loop body cannot be used outside …") is measured by
     # bench/limits row 25 only: the rule's Cell raises the branch's first, and EXPLAINS holds what it raised
     EXPLAINS = (
-        explains(r"The local variable '\w+' is not defined in (?:false|true) branch", GRAPH, STRICT, DYNAMIC, EXPORT),
+        explains(
+            r"The local variable '(?P<name>\w+)' is not defined in (?:false|true) branch",
+            GRAPH,
+            STRICT,
+            DYNAMIC,
+            EXPORT,
+        ),
     )
     FIX = "safe"
 
