@@ -55,7 +55,12 @@ class NumpyConstructor(Rule):
     CODE = "GM101"
     NAME = "numpy-constructor"
     BREAKS = breaks(DYNAMIC, note="static GRAPH, STRICT and export fold it into a constant")
-    EXPLAINS = (explains(r"'int' object is not subscriptable", DYNAMIC),)
+    EXPLAINS = (
+        explains(r"'int' object is not subscriptable", DYNAMIC),
+        # `np.zeros((batch_size, max_len))` of a dynamic batch (mindnlp's CMRC2018Loss in
+        # bench/realcells/results.json)
+        explains(r"Failed to infer for primitive:DtypeToEnum", DYNAMIC),
+    )
     FIX = "safe/unsafe"
 
     def __init__(self, ctx) -> None:
