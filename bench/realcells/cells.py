@@ -176,6 +176,23 @@ NOTES: dict[str, str] = {
         "no version runs in PyNative here): GM507's unsafe fix `ops.repeat_interleave(x, self.factor, 2)` passes "
         "every mode against its own PyNative run; the safe fixes leave it (2.10 reads `repeat` as torch's tile)"
     ),
+    "mindnlp:modeling_chatglm.RotaryEmbedding": (
+        "a cache keyed by the sequence length (`if self.max_seq_len_cached is None or seq_len > "
+        "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, read by `_apply` too): GM202 reports "
+        "it, no fix (state across calls). By hand, computing the table on every call gives the same values, but "
+        "STRICT then rejects `ops.einsum('i,j->ij', ...)` (MindSpore parses the equation in Python), which is "
+        "`ops.outer`: no rule has that rewrite yet"
+    ),
+    "mindnlp:modeling_reformer.ReverseSort": (
+        "`self.sorted_bucket_idx = sorted_bucket_idx` is saved for the Cell's own `bprop`, which MindSpore passes "
+        "the same inputs: `bprop` could read its argument and the assignment go, but GM202 does not look into "
+        "`bprop` (a hand edit, tried: every mode and the gradients equal PyNative's)"
+    ),
+    "mindnlp:gate.top_k_gating": (
+        "`self.loss` is the aux loss, a side output jetmoe/utils/moe.py reads after the call (three callers) and "
+        "which must carry gradient in training: a Parameter with `ops.assign` would cut it; returning it changes "
+        "the callers in another file. GM202 reports it, no fix"
+    ),
     "mindaudio:variance_adapter.LengthRegulator": (
         "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat: GM507's "
         "unsafe `ops.repeat_interleave(batch, counts, 0)` runs in PyNative, where the Cell's own `pad` helper then "
