@@ -56,6 +56,8 @@ def find_graph_code(module: cst.Module, qualified: Mapping[cst.CSTNode, object])
         for method in _methods(cls):
             if method.name.value == "construct":
                 found[id(method)] = GraphFunction(method, cls, "")
+            elif method.name.value == "bprop":  # a custom backward pass, compiled with the graph's gradient
+                found[id(method)] = GraphFunction(method, cls, "the Cell's backward pass")
     for fn in index.functions:
         if any(_is_jit(d, qualified) for d in fn.decorators) and id(fn) not in found:
             found[id(fn)] = GraphFunction(fn, _owner(fn, cells), "@jit")
