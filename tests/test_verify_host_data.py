@@ -33,6 +33,12 @@ CASES = {
     "gm106_fed_to_numpy": ("GM106", "HostReduce", False, INPUT),
     "gm202_scratch": ("GM202", "Scratch", False, INPUT),
     "gm202_overrides": ("GM202", "Scaled", False, INPUT),
+    "gm202_saved_for_bprop": (
+        "GM202",
+        "ReverseSort",
+        False,
+        ["float32[B,2,6,4]", "float32[B,2,6]", "int32[B,2,6]{0,6}", "int32[B,2,6]{0,6}"],
+    ),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
 }
@@ -111,3 +117,62 @@ def test_item_float_int_bool_and_numpy_on_shapes_compile_everywhere(reports):
     report, applied = reports["gm106_compiles_everywhere"]
     assert applied == 0
     assert failing(report, "before") == set(), [v.problem for v in report.verdicts if not v.passed]
+
+
+_GRADIENTS = """
+import json, sys
+import numpy as np
+import mindspore as ms
+
+mode = sys.argv[1]
+if mode != "pynative":
+    ms.set_context(mode=ms.GRAPH_MODE)
+    if mode == "strict":
+        ms.set_context(jit_syntax_level=ms.STRICT)
+rng = np.random.default_rng(0)
+order = np.stack([np.stack([rng.permutation(6) for _ in range(2)]) for _ in range(2)]).astype(np.int32)
+inputs = (
+    ms.Tensor(rng.standard_normal((2, 2, 6, 4)).astype(np.float32)),
+    ms.Tensor(rng.standard_normal((2, 2, 6)).astype(np.float32)),
+    ms.Tensor(order),
+    ms.Tensor(np.argsort(order, -1).astype(np.int32)),
+)
+result = {}
+for version in ("before", "after"):
+    module = __import__(version)
+    try:
+        grads = ms.grad(module.Loss(), grad_position=(0, 1))(*inputs)
+        result[version] = [g.asnumpy().tolist() for g in grads]
+    except Exception as error:  # the original's bprop in GRAPH reads the attribute: None at compile time
+        result[version] = f"error {type(error).__name__}: {error}"
+print(json.dumps(result))
+"""
+
+
+def test_gm202_a_value_saved_for_bprop_gives_pynatives_gradients_after_the_fix(tmp_path):
+    """ms.grad through the Cell's own bprop (a child process per mode): the original's gradients fail in
+    GRAPH and STRICT (its bprop reads the attribute, None when the graph is compiled), the fix's equal the
+    original's PyNative ones in PyNative, GRAPH and STRICT."""
+    import json
+    import subprocess
+    import sys
+
+    path = CELLS / "gm202_saved_for_bprop.py"
+    source = path.read_text(encoding="utf-8")
+    fixed = fix_source(source, str(path), select=["GM202"])
+    assert [(f.code, f.line) for f in fixed.applied] == [("GM202", 9)]
+    assert "self.sorted_bucket_idx" not in fixed.output and "# get parameters saved in ctx" in fixed.output
+    (tmp_path / "before.py").write_text(source, encoding="utf-8")
+    (tmp_path / "after.py").write_text(fixed.output, encoding="utf-8")
+    runs = {}
+    for mode in ("pynative", "graph", "strict"):
+        done = subprocess.run(
+            [sys.executable, "-c", _GRADIENTS, mode], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    reference = runs["pynative"]["before"]
+    assert isinstance(reference, list) and runs["pynative"]["after"] == reference
+    for mode in ("graph", "strict"):
+        assert str(runs[mode]["before"]).startswith("error"), runs[mode]["before"]
+        assert runs[mode]["after"] == reference, mode

@@ -31,14 +31,19 @@ class AttributeMutation(Rule):
         variable; a value never read is removed (when computing it has no effect); a lazily cached value
         (`if self.cache is None: self.cache = ...`, `__init__` setting it to `None`) is computed into a
         local variable on every call. One finding covers every such attribute of the method, reported at
-        the method. Real state across calls (`self.calls = self.calls + 1`) is reported only.
+        the method. An input that `construct` keeps for the Cell's own `bprop` (`self.idx = idx`, read
+        only there: PyTorch's `save_for_backward`, in mindnlp's reformer) is fixed apart: `bprop` receives
+        the same inputs, so it reads its own parameter and the assignment goes (its comments stay, on the
+        line after). Real state across calls (`self.calls = self.calls + 1`) is reported only.
 
     Why it breaks graph mode:
         A compiled graph can only update state that lives in Parameters. LAX syntax runs the assignment
         through the Python fallback (the Python attribute changes as in PyNative), but STRICT syntax and
         MindIR export reject it: "if need to modify a member attribute of a class with self.calls, the
         member attribute must be of the Parameter type" (measured on MindSpore 2.10,
-        tests/verify_rules/host_data/gm202_*.py).
+        tests/verify_rules/host_data/gm202_*.py). A value kept for `bprop` breaks GRAPH's gradients too:
+        `bprop` reads the attribute when the graph is compiled, None ("'TypeNull' object has no attribute
+        'unsqueeze'", `ms.grad` in tests/test_verify_host_data.py).
 
     Example:
         self.probs = ops.softmax(scores, -1)
@@ -54,6 +59,9 @@ class AttributeMutation(Rule):
         cache computed from the call's inputs: the original kept the first call's value for every later
         call, the fix computes it each time (equal when the inputs' shapes do not change). State across
         calls has no fix: making it a Parameter needs its dtype and shape, and `ops.assign` to update it.
+        Safe for an input kept for `bprop`, when neither method rebinds that input and nothing else reads
+        the attribute: the outputs, and the gradients in PyNative, GRAPH and STRICT, are the original's
+        PyNative ones (measured).
     """
 
     CODE = "GM202"
@@ -138,6 +146,16 @@ class AttributeMutation(Rule):
             f"`{attr}` is assigned in {self.ctx.where()} but is not a Parameter ({was}): STRICT syntax and "
             f'MindIR export reject this ("the member attribute must be of the Parameter type")'
         )
+        saved = _Saved.of(self.ctx, target)
+        if saved is not None:
+            self.report(
+                target,
+                f"{message}; it only keeps the input `{saved.given}` for the Cell's own `bprop`, which MindSpore "
+                f"calls with the same inputs: the fix reads `bprop`'s `{saved.received}` and removes the assignment",
+                saved.replacement,
+                target=self.ctx.current.cell,  # type: ignore[union-attr]
+            )
+            return
         if _Scratch.of(self, target.attr.value, plain, set()) is None:
             self.report(
                 target,
@@ -236,6 +254,141 @@ class _Scratch:
             return cls(attr, target, statement, inner, local, why, "unsafe")
         why = f"caches a value that depends on no input: the fix computes it into `{local}` on every call"
         return cls(attr, target, statement, inner, local, why, "safe")
+
+
+class _Saved:
+    """`self.a = x` in `construct`, where `x` is an input and `a` is read only by the Cell's `bprop`: a value
+    kept for the backward pass, as PyTorch's `ctx.save_for_backward` (mindnlp's reformer `ReverseSort`).
+
+    MindSpore calls `bprop(self, *inputs, out, dout)` with the inputs `construct` got, so `bprop` has `x`
+    as its own parameter at the same place: the fix removes the assignment and reads that parameter.
+    Measured (bench/realcells, ReverseSort; tests/verify_rules/host_data/gm202_saved_for_bprop.py): STRICT
+    and export reject the assignment; in GRAPH, `ms.grad` of the original fails ('TypeNull' object has no
+    attribute …: `bprop` reads the attribute's value at compile time, None); the fix's outputs and
+    gradients equal PyNative's in every mode.
+    """
+
+    def __init__(self, given: str, received: str, replacement: cst.ClassDef) -> None:
+        self.given, self.received, self.replacement = given, received, replacement
+
+    @classmethod
+    def of(cls, ctx, target: cst.Attribute) -> _Saved | None:
+        function, cell = ctx.current.node, ctx.current.cell
+        attr = target.attr.value
+        if function.name.value != "construct" or function not in cell.body.body:
+            return None
+        bprop = next((m for m in cell.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "bprop"), None)
+        if bprop is None or not _plain_params(function) or not _plain_params(bprop):
+            return None
+        inputs = [p.name.value for p in function.params.params[1:]]
+        received = [p.name.value for p in bprop.params.params[1:]]
+        if len(received) != len(inputs) + 2:  # (…inputs, out, dout)
+            return None
+        init = [m for m in cell.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"]
+        scopes = (function, bprop, *init)
+        inside = {id(n) for scope in scopes for n in find(scope, cst.Attribute)}
+        if any(n.attr.value == attr and id(n) not in inside for n in find(ctx.module, cst.Attribute)):
+            return None  # another method, class or caller uses it
+        statement = next((st for st in function.body.body if _assigns(st, target)), None)
+        if statement is None or not isinstance(value := _single_assign(statement).value, cst.Name):  # type: ignore[union-attr]
+            return None
+        given = value.value
+        if given not in inputs or given in _bound(function) or not _only_read(function, attr, target):
+            return None
+        mine = received[inputs.index(given)]
+        kept = [st for st in bprop.body.body if _copies(st, mine, attr)]
+        if (mine in _bound(bprop, ignore=kept)) or not _only_read(bprop, attr, None):
+            return None
+        if any(_in_nested_scope(ctx, n, s) for s in (function, bprop) for n in _uses(s, attr)):
+            return None
+        forward = _without(function, [statement]).visit(_ToLocal(attr, given))
+        backward = _without(bprop, kept).visit(_ToLocal(attr, mine))
+        if not forward.body.body or not backward.body.body:
+            return None
+        body = [forward if m is function else backward if m is bprop else m for m in cell.body.body]
+        return cls(given, mine, cell.with_changes(body=cell.body.with_changes(body=body)))
+
+
+def _plain_params(function: cst.FunctionDef) -> bool:
+    """Only positional parameters, the first `self`."""
+    params = function.params
+    return (
+        bool(params.params)
+        and params.params[0].name.value == "self"
+        and not (params.posonly_params or params.kwonly_params)
+        and not isinstance(params.star_arg, cst.Param)
+        and params.star_kwarg is None
+    )
+
+
+def _assigns(statement: cst.BaseStatement, target: cst.Attribute) -> bool:
+    assign = _single_assign(statement)
+    return assign is not None and assign.targets[0].target is target
+
+
+def _copies(statement: cst.BaseStatement, name: str, attr: str) -> bool:
+    """`name = self.attr`, a top-level line of `bprop`."""
+    assign = _single_assign(statement)
+    return (
+        assign is not None
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and is_self_attribute(assign.value)
+        and assign.value.attr.value == attr  # type: ignore[attr-defined]
+    )
+
+
+def _uses(function: cst.FunctionDef, attr: str) -> list[cst.Attribute]:
+    return [n for n in find(function.body, cst.Attribute) if n.attr.value == attr and is_self_attribute(n)]
+
+
+def _only_read(function: cst.FunctionDef, attr: str, allowed: cst.Attribute | None) -> bool:
+    """Every `self.attr` of `function` is read, but `allowed` (the one assignment the fix removes)."""
+    written = {id(t) for t in _self_targets(function)} | {
+        id(n.target) for n in find(function.body, cst.Del) if is_self_attribute(n.target)
+    }
+    return all(id(n) not in written or n is allowed for n in _uses(function, attr))
+
+
+def _bound(function: cst.FunctionDef, ignore: list[cst.BaseStatement] = ()) -> set[str]:  # type: ignore[assignment]
+    """The names `function`'s body binds, but in the statements of `ignore`."""
+    skipped = {id(n) for st in ignore for n in find(st, cst.AssignTarget)}
+    names: set[str] = set()
+    for node in find(function.body, cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr,
+                     cst.WithItem, cst.CompFor, cst.ExceptHandler, cst.Del):  # fmt: skip
+        if id(node) in skipped:
+            continue
+        bound = getattr(node, "target", None) or getattr(node, "asname", None) or getattr(node, "name", None)
+        if bound is not None:
+            names |= _target_names(bound)
+    return names
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    """The names an assignment target binds (`a`, `a, (b, *c)`; not `self.a` or `x[i]`)."""
+    if isinstance(target, cst.AsName):
+        return _target_names(target.name)
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return set().union(*(_target_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
+def _without(function: cst.FunctionDef, removed: list[cst.BaseStatement]) -> cst.FunctionDef:
+    """`function` without the top-level statements `removed`; their comments go to the statement after."""
+    body, carried = [], []
+    for statement in function.body.body:
+        if any(statement is r for r in removed):
+            carried += [line for line in statement.leading_lines if line.comment is not None]
+            continue
+        if carried:
+            statement = statement.with_changes(leading_lines=[*carried, *statement.leading_lines])
+            carried = []
+        body.append(statement)
+    return function.with_changes(body=function.body.with_changes(body=body))
 
 
 def _self_targets(function: cst.FunctionDef) -> list[cst.Attribute]:
