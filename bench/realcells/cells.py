@@ -183,11 +183,6 @@ NOTES: dict[str, str] = {
         "STRICT then rejects `ops.einsum('i,j->ij', ...)` (MindSpore parses the equation in Python), which is "
         "`ops.outer`: no rule has that rewrite yet"
     ),
-    "mindnlp:modeling_reformer.ReverseSort": (
-        "`self.sorted_bucket_idx = sorted_bucket_idx` is saved for the Cell's own `bprop`, which MindSpore passes "
-        "the same inputs: `bprop` could read its argument and the assignment go, but GM202 does not look into "
-        "`bprop` (a hand edit, tried: every mode and the gradients equal PyNative's)"
-    ),
     "mindnlp:gate.top_k_gating": (
         "`self.loss` is the aux loss, a side output jetmoe/utils/moe.py reads after the call (three callers) and "
         "which must carry gradient in training: a Parameter with `ops.assign` would cut it; returning it changes "
