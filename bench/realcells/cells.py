@@ -180,7 +180,7 @@ NOTES: dict[str, str] = {
         "a cache keyed by the sequence length (`if self.max_seq_len_cached is None or seq_len > "
         "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, read by `_apply` too): GM202 reports "
         "it, no fix (state across calls). By hand, computing the table on every call gives the same values, but "
-        "STRICT then rejects `ops.einsum('i,j->ij', ...)` (MindSpore parses the equation in Python), which is "
+        "STRICT then rejects `ops.einsum('i,j->ij', ...)` (mindnlp's injection.py makes it a Python einsum), which is "
         "`ops.outer`: no rule has that rewrite yet"
     ),
     "mindnlp:gate.top_k_gating": (
