@@ -553,3 +553,40 @@ def test_a_static_construct_takes_every_parameter_as_an_input(tmp_path):
     assert done.stderr == "error: Sort.construct(x, y) takes 2 inputs, 1 given: one --input per parameter\n"
     done = graphmend(*base, "--input", "float32[2]", cwd=tmp_path)  # fits: the worker is what fails
     assert done.stderr.startswith("error: cannot start a worker with /nonexistent/python"), done.stderr
+
+
+def test_init_values_that_are_not_json_are_a_config_object_and_a_dtype(tmp_path):
+    """`{"$ref": ..., "kwargs": ...}` builds a config object in the worker and `{"$ref": ...}` names a dtype:
+    the Cell is built from them in both versions (the rewrite, torch's expand, fails GRAPH before)."""
+    (tmp_path / "configuration.py").write_text(
+        "class Config:\n    def __init__(self, hidden_size, scale=1.0):\n"
+        "        self.hidden_size, self.scale = hidden_size, scale\n"
+    )
+    (tmp_path / "model.py").write_text(
+        textwrap.dedent(
+            """
+            from mindspore import nn, ops
+
+
+            class Head(nn.Cell):
+                def __init__(self, config, dtype):
+                    super().__init__()
+                    self.dense = nn.Dense(config.hidden_size, config.hidden_size).to_float(dtype)
+                    self.scale, self.dtype = config.scale, dtype
+
+                def construct(self, x):
+                    y = self.dense(x).astype(self.dtype) * self.scale
+                    return y.expand(x.shape)
+            """
+        ).lstrip()
+    )
+    init = {"config": {"$ref": "configuration:Config", "kwargs": {"hidden_size": 4, "scale": 2.0}},
+            "dtype": {"$ref": "mindspore:float32"}}  # fmt: skip
+    report = verify_json("model.py:Head", "--init", json.dumps(init), "--input", "float32[2,4]", "--checks",
+                         "graph", expect=0, cwd=tmp_path)  # fmt: skip
+    assert not verdict(report, "graph", "before")["passed"]
+    assert verdict(report, "graph", "after")["passed"]
+    bad = '{"config": {"$ref": "Config"}, "dtype": {"$ref": "mindspore:float32"}}'
+    done = graphmend("model.py:Head", "--init", bad, "--input", "float32[2,4]", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith('error: --init: {"$ref": "Config"} is not {"$ref": "module:name"}'), done.stderr

@@ -3,6 +3,7 @@ pair of workers. See the package docstring."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -284,9 +285,33 @@ def _locate(original: Path, module: str | None) -> Module:
     return locate(Path(original), module)
 
 
+def _check_refs(value) -> None:
+    """Every `{"$ref": "module:name", "kwargs": {...}}` of the init arguments is well formed (the worker
+    imports and calls it; a typo is told here, before MindSpore starts)."""
+    if isinstance(value, list):
+        for item in value:
+            _check_refs(item)
+    if not isinstance(value, dict):
+        return
+    if "$ref" in value:
+        ref, kwargs = value["$ref"], value.get("kwargs", {})
+        module, _, name = ref.partition(":") if isinstance(ref, str) else ("", "", "")
+        if not (module and name) or set(value) - {"$ref", "kwargs"} or not isinstance(kwargs, dict):
+            raise UsageError(
+                f'--init: {json.dumps(value)} is not {{"$ref": "module:name"}} or '
+                '{"$ref": "module:name", "kwargs": {...}} (a dtype: "mindspore:float16"; a config: '
+                '"pkg.configuration:Config" with its keyword arguments)'
+            )
+        _check_refs(kwargs)
+        return
+    for item in value.values():
+        _check_refs(item)
+
+
 def _config(cell, init, parsed, inputs_from, train, rtol, atol, recorded=None) -> dict:
     if not isinstance(init, dict):
         raise UsageError(f"the init arguments must be a JSON object of keyword arguments, not {init!r}")
+    _check_refs(init)
     return {
         "cell": cell,
         "init": init,

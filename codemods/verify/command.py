@@ -56,7 +56,13 @@ def verify(
     unsafe_fixes: Annotated[
         bool, typer.Option("--unsafe-fixes", help="Let graphmend's fix apply unsafe fixes too.")
     ] = False,
-    init: Annotated[str, typer.Option(help='Keyword arguments of the Cell as JSON: {"dim": 16}.')] = "{}",
+    init: Annotated[
+        str,
+        typer.Option(
+            help='Keyword arguments of the Cell as JSON: {"dim": 16}; an object or a call '
+            'as {"$ref": "module:name"} or {"$ref": "pkg.config:Config", "kwargs": {...}}.'
+        ),
+    ] = "{}",
     inputs: Annotated[list[str] | None, typer.Option("--input", help=INPUT_HELP)] = None,
     inputs_from: Annotated[Path | None, typer.Option(help="Recorded inputs: an .npz, in order.")] = None,
     checks: Annotated[str | None, typer.Option(help=CHECKS_HELP)] = None,

@@ -385,7 +385,7 @@ class Worker:
 
     def construct_cell(self, cls):
         if self.recorded is None:
-            return cls(**self.config["init"])
+            return cls(**{name: init_value(value) for name, value in self.config["init"].items()})
         rng = np.random.default_rng(self.seed)
         args, kwargs = decode_call(self.recorded["sample"]["init"], self.recorded["dir"], rng)
         return cls(*args, **kwargs)
@@ -622,6 +622,22 @@ def recorded_array(described: dict, folder: str, rng):
         return rng.integers(int(stats["min"]), int(stats["max"]) + 1, shape).astype(dtype)
     drawn = rng.normal(stats["mean"], stats["std"] or 1.0, shape)
     return np.clip(drawn, stats["min"], stats["max"]).astype(dtype)
+
+
+def init_value(value):
+    """An --init value made Python: `{"$ref": "module:name"}` is that object (a dtype, a class), and with
+    `"kwargs"` what calling it with them returns (a config object: mindnlp's Cells take one); anything
+    else is the JSON value, its lists and objects read the same way."""
+    if isinstance(value, dict):
+        if "$ref" in value and set(value) <= {"$ref", "kwargs"}:
+            found = _resolve(value["$ref"])
+            if "kwargs" not in value:
+                return found
+            return found(**{name: init_value(v) for name, v in value["kwargs"].items()})
+        return {name: init_value(v) for name, v in value.items()}
+    if isinstance(value, list):
+        return [init_value(v) for v in value]
+    return value
 
 
 def _resolve(ref: str):
