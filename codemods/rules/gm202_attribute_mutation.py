@@ -74,6 +74,9 @@ class AttributeMutation(Rule):
             STRICT,
             EXPORT,
         ),
+        # an attribute `__init__` never sets: STRICT keeps no assignment of it, so the read fails (mindnlp's
+        # reformer ReverseSort in bench/realcells/results.json, `self.sorted_bucket_idx` kept for bprop)
+        explains(r"The '\w+' object has no attribute '\w+'", STRICT, EXPORT),
     )
     FIX = "safe/unsafe"
 
