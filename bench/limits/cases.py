@@ -425,6 +425,10 @@ ROWS: tuple[Row, ...] = (
                 "branch_var_guarded_read",
                 "flag = x.ndim == 3\nif flag:\n    w = x * 2\nif flag:\n    return x + w\nreturn x",
             ),
+            _n(
+                "branch_var_complementary_ifs",
+                "if x.shape[0] > 1:\n    y = x * 2\nif x.shape[0] <= 1:\n    y = x\nreturn y + 1",
+            ),
         ),
         rules=("GM612",),
         why="GM612 binds the name to `None` before the `if` or the loop (safe), which every configuration accepts "

@@ -23,9 +23,11 @@ class BlockLocalVariable(Rule):
             if x.shape[0] > 1:
                 y = x * 2
             return y
-        Branches that end in `return`, `raise`, `break` or `continue` need no value. `if` conditions
-        made only of the Cell's own attributes and constants (`if self.use_bias:`, `if self.n > 2:`)
-        are decided while MindSpore parses and are never reported. The fix binds the name to `None`
+        A later `if` that binds it again on some paths only (`if not skip: out = …` then
+        `if skip: out = …`, HuBERT's and wav2vec2's encoders) does not count as a value; one that binds
+        it on every path does. Branches that end in `return`, `raise`, `break` or `continue` need no
+        value. `if` conditions made only of the Cell's own attributes and constants (`if self.use_bias:`,
+        `if self.n > 2:`) are decided while MindSpore parses and are never reported. The fix binds the name to `None`
         right before the statement (before the outermost loop around it, so that a value kept from an
         earlier iteration is not reset). When the condition is a tensor (`if x.sum() > 0:`, a `while`
         on a tensor) the finding is reported without a fix: STRICT cannot join `None` with a tensor.
@@ -41,7 +43,8 @@ class BlockLocalVariable(Rule):
         `range(3)`, a tuple or a tensor (or "The name 'out' is not defined, or not supported in graph
         mode" where the first read is inside a later loop). A read guarded by the same condition
         (`if output_attentions: out, w = out` … `if output_attentions: return out, w`, the HuggingFace
-        ports' form) fails the same way (row 25, `branch_var_guarded_read`). PyNative runs all of them. With `y = None`
+        ports' form) fails the same way (row 25, `branch_var_guarded_read`), and so do two complementary
+        `if`s (`branch_var_complementary_ifs`). PyNative runs all of them. With `y = None`
         before the statement all of them run in every configuration with PyNative's numbers, except a tensor condition:
         GRAPH then runs, but STRICT fails with "Cannot join the return values of different branches".
 
@@ -101,7 +104,7 @@ class BlockLocalVariable(Rule):
                 continue
             if any(kind == "store" for n, kind in events.events[: span.start] if n == name):
                 continue
-            after = next((kind for n, kind in events.events[span.end :] if n == name), None)
+            after = _first_use_after(name, span, events)
             if after != "load" or any(s.start <= span.start and span.end <= s.end for s in reported.get(name, [])):
                 continue
             found.append(name)
@@ -348,6 +351,28 @@ class _Events(cst.CSTVisitor):
         if node.inner_for_in is not None:
             node.inner_for_in.visit(self)
         return False
+
+
+def _first_use_after(name: str, span: _Span, events: _Events) -> str | None:
+    """What happens to `name` first after `span`: "load", "del", or "store" — a store inside a later
+    block counts only where that block binds it on every path (an `if` with an `else`, both binding):
+    `if a: y = 1` then `if not a: y = 2` then `return y` still fails ("not defined in false branch",
+    measured), and so does HuBERT's `layer_outputs` in `if not skip:` … `if skip:` … ."""
+    for index in range(span.end, len(events.events)):
+        found, kind = events.events[index]
+        if found != name:
+            continue
+        if kind != "store":
+            return kind
+        later = [s for s in events.spans if span.end <= s.start <= index < s.end]
+        if not later:
+            return kind
+        outer = min(later, key=lambda s: (s.start, -s.end))
+        if isinstance(outer.node, cst.If):
+            definite = _definite([outer.node])
+            if definite is None or name in definite:
+                return kind
+    return None
 
 
 def _tests(statement: cst.BaseCompoundStatement) -> list[cst.BaseExpression]:

@@ -53,3 +53,16 @@ def not_graph(x, flag):
     if flag:
         y = x
     return y
+
+
+class BoundAgainOnEveryPath(nn.Cell):
+    """A second `if` with an `else`, both binding it: bound before the read (runs in GRAPH and STRICT)."""
+
+    def construct(self, x):
+        if x.shape[0] > 1:
+            y = x * 2
+        if x.shape[0] > 5:
+            y = x
+        else:
+            y = x * 3
+        return y + 1

@@ -59,3 +59,37 @@ class Tensors(nn.Cell):
             w = x * n
             n = n + 1
         return t + w
+
+
+class Complementary(nn.Cell):
+    """A second `if` that binds it again, only on some paths, does not bind it before the read."""
+
+    def construct(self, x):
+        if x.shape[0] > 1:
+            y = x * 2
+        if x.shape[0] <= 1:
+            y = x
+        return y + 1
+
+
+class LayerDrop(nn.Cell):
+    """HuBERT's and wav2vec2's encoders: `layer_outputs` in `if not skip:` and in `if skip:`."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.Dense(4, 4), nn.Dense(4, 4)])
+
+    def construct(self, hidden_states, output_attentions=False):
+        all_self_attentions = () if output_attentions else None
+        for layer in self.layers:
+            skip_the_layer = self.training and hidden_states.sum() > 0
+            if not skip_the_layer:
+                layer_outputs = (layer(hidden_states), None)
+                hidden_states = layer_outputs[0]
+
+            if skip_the_layer:
+                layer_outputs = (None, None)
+
+            if output_attentions:
+                all_self_attentions = all_self_attentions + (layer_outputs[1],)
+        return hidden_states, all_self_attentions
