@@ -28,6 +28,73 @@ class Cell:
         return f"{self.package}:{self.path.rsplit('/', 1)[-1][:-3]}.{self.name}"
 
 
+def _config(ref: str, **kwargs) -> dict:
+    """A config object, made in the verifier's worker: `ref` is `<model>.<module>:<Class>` under
+    mindnlp.transformers.models."""
+    return {"$ref": f"mindnlp.transformers.models.{ref}", "kwargs": kwargs}
+
+
+def _config_cells() -> list[Cell]:
+    c, m = Cell, "mindnlp/transformers/models/"
+    text = {"vocab_size": 32, "hidden_size": 8, "max_position_embeddings": 16, "type_vocab_size": 2,
+            "num_attention_heads": 2, "intermediate_size": 16}  # fmt: skip
+    speech = {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16,
+              "num_conv_pos_embeddings": 4, "num_conv_pos_embedding_groups": 2}  # fmt: skip
+    return [
+        c("mindnlp", m + "align/modeling_align.py", "AlignTextEmbeddings",
+          ("int64[B,6]{1,32}", "none", "none", "none", "int:0"),
+          {"config": _config("align.configuration_align:AlignTextConfig", pad_token_id=0, **text)},
+          why="torch expand of a buffer"),
+        c("mindnlp", m + "altclip/modeling_altclip.py", "AltCLIPVisionEmbeddings", ("float32[B,3,8,8]",),
+          {"config": _config("altclip.configuration_altclip:AltCLIPVisionConfig", hidden_size=8, image_size=8,
+                             patch_size=4, num_channels=3)},
+          why="torch expand of the class embedding"),
+        c("mindnlp", m + "altclip/modeling_altclip.py", "AltRobertaEmbeddings",
+          ("int64[B,6]{2,32}", "none", "none", "none", "int:0"),
+          {"config": _config("altclip.configuration_altclip:AltCLIPTextConfig", pad_token_id=1, **text)},
+          why="torch expand of a buffer"),
+        c("mindnlp", m + "bros/modeling_bros.py", "BrosRelationExtractor", ("float32[6,B,8]", "float32[6,B,8]"),
+          {"config": _config("bros.configuration_bros:BrosConfig", hidden_size=8, n_relations=2)},
+          why="torch repeat"),
+        c("mindnlp", m + "chatglm2/modeling_chatglm2.py", "SelfAttention",
+          ("float32[6,B,8]", "none", "float32[6,1,1,2]", "none", "bool:false"),
+          {"config": _config("chatglm2.configuration_chatglm2:ChatGLM2Config", hidden_size=8, num_attention_heads=2,
+                             kv_channels=4, multi_query_attention=True, multi_query_group_num=1,
+                             torch_dtype={"$ref": "mindspore:float32"}),
+           "layer_number": 1},
+          why="torch expand of the grouped keys"),
+        c("mindnlp", m + "convbert/graph_convbert.py", "MSConvBertOutput", ("float32[B,6,16]", "float32[B,6,8]"),
+          {"config": _config("convbert.convbert_config:ConvBertConfig", **text)},
+          why="ops.dropout without training= (random in eval mode)"),
+        c("mindnlp", m + "convbert/graph_convbert.py", "MSConvBertSelfAttention",
+          ("float32[B,6,8]", "float32[B,1,1,6]{-1,0}"),
+          {"config": _config("convbert.convbert_config:ConvBertConfig", head_ratio=2, conv_kernel_size=3, **text)},
+          why="ops.dropout without training= (random in eval mode)"),
+        c("mindnlp", m + "esm/modeling_esmfold.py", "EsmFoldTriangleMultiplicativeUpdate",
+          ("float32[B,4,4,8]", "float32[B,4,4]{0,1}"),
+          {"config": _config("esm.configuration_esm:TrunkConfig", pairwise_state_dim=8, pairwise_head_width=4)},
+          why="del of locals, loops over a dimension"),
+        c("mindnlp", m + "hubert/modeling_hubert.py", "HubertEncoderStableLayerNorm",
+          ("float32[B,6,8]", "int32[B,6]{1,2}"),
+          {"config": _config("hubert.configuration_hubert:HubertConfig", **speech)},
+          why="torch expand and repeat of the mask"),
+        c("mindnlp", m + "jamba/modeling_jamba.py", "JambaMambaMixer", ("float32[B,6,8]",),
+          {"config": _config("jamba.configuration_jamba:JambaConfig", hidden_size=8, mamba_d_state=4,
+                             mamba_d_conv=2, mamba_expand=2, mamba_dt_rank=2, use_mamba_kernels=False),
+           "layer_idx": 0},
+          why="a loop over the sequence length (its slow path, no CUDA kernels)"),
+        c("mindnlp", m + "longt5/modeling_longt5.py", "LongT5Attention", ("float32[B,6,8]",),
+          {"config": _config("longt5.configuration_longt5:LongT5Config", d_model=8, d_kv=4, num_heads=2,
+                             relative_attention_num_buckets=8),
+           "has_relative_attention_bias": True},
+          why="ops.dropout without training= (random in eval mode)"),
+        c("mindnlp", m + "wav2vec2/modeling_wav2vec2.py", "Wav2Vec2EncoderStableLayerNorm",
+          ("float32[B,6,8]", "int32[B,6]{1,2}"),
+          {"config": _config("wav2vec2.configuration_wav2vec2:Wav2Vec2Config", **speech)},
+          why="torch expand and repeat of the mask"),
+    ]
+
+
 def _cells() -> list[Cell]:
     c = Cell
     return [
@@ -145,6 +212,9 @@ def _cells() -> list[Cell]:
         c("mindnlp", "mindnlp/modules/loss.py", "CMRC2018Loss",
           ("int32[B]{0,4}", "int32[B]{0,4}", "int32[B]{4,7}", "float32[B,6]", "float32[B,6]"), {"reduction": "mean"},
           why="np.zeros of a shape and np.arange into Tensor(...)"),
+        # Cells that take a config object (verify's {"$ref": ..., "kwargs": ...}): the sample that
+        # bench/realcells/pick_config_cells.py draws from the 68 component candidates, every one of them
+        *_config_cells(),
         c("mindone", "mindone/diffusers/models/unets/unet_1d_blocks.py", "SelfAttention1d", ("float32[B,4,8]",),
           {"in_channels": 4}, why="Tensor(...)"),
         c("mindcv", "mindcv/models/resnet.py", "Bottleneck", ("float32[B,16,4,4]",),
