@@ -358,9 +358,11 @@ def _first_use_after(name: str, span: _Span, events: _Events) -> str | None:
     block counts only where that block binds it on every path (an `if` with an `else`, both binding):
     `if a: y = 1` then `if not a: y = 2` then `return y` still fails ("not defined in false branch",
     measured), and so does HuBERT's `layer_outputs` in `if not skip:` … `if skip:` … ."""
-    for index in range(span.end, len(events.events)):
+    index = span.end
+    while index < len(events.events):
         found, kind = events.events[index]
         if found != name:
+            index += 1
             continue
         if kind != "store":
             return kind
@@ -372,6 +374,9 @@ def _first_use_after(name: str, span: _Span, events: _Events) -> str | None:
             definite = _definite([outer.node])
             if definite is None or name in definite:
                 return kind
+        # bound on some paths of a later block: its own reads after the store have it (a loop variable
+        # read in its loop), the reads after the block may not
+        index = max(later, key=lambda s: (s.start, -s.end)).end
     return None
 
 

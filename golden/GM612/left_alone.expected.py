@@ -66,3 +66,22 @@ class BoundAgainOnEveryPath(nn.Cell):
         else:
             y = x * 3
         return y + 1
+
+
+class LoopInEachBranch(nn.Cell):
+    """mindcv's SelectiveKernel: each branch has its own loop over `op`, read only inside it."""
+
+    def __init__(self):
+        super().__init__()
+        self.paths = nn.CellList([nn.Dense(4, 4), nn.Dense(4, 4)])
+        self.split_input = True
+
+    def construct(self, x):
+        x_paths = []
+        if x.shape[0] > 1:
+            for i, op in enumerate(self.paths):
+                x_paths.append(op(x[i]))
+        else:
+            for op in self.paths:
+                x_paths.append(op(x))
+        return x_paths
