@@ -258,6 +258,26 @@ NOTES: dict[str, str] = {
         "which must carry gradient in training: a Parameter with `ops.assign` would cut it; returning it changes "
         "the callers in another file. GM202 reports it, no fix"
     ),
+    "mindnlp:modeling_jamba.JambaMambaMixer": (
+        "the top Cell's returned tuple holds a `None` (no cache: `(contextualized_states, None)`): STRICT and export drop it from the graph's outputs (measured by hand: `return x, None` gives one output, `(x, None, y)` two, and inside a graph the `None` stays), so there are fewer outputs than PyNative's and the later ones shift; no rule, and no rewrite keeps the callers' indices"
+    ),
+    "mindnlp:modeling_longt5.LongT5Attention": (
+        "the top Cell's returned tuple holds a `None` (`present_key_value_state` without `use_cache`): STRICT and export drop it from the graph's outputs (measured by hand: `return x, None` gives one output, `(x, None, y)` two, and inside a graph the `None` stays), so there are fewer outputs than PyNative's and the later ones shift; no rule, and no rewrite keeps the callers' indices"
+    ),
+    "mindnlp:modeling_chatglm2.SelfAttention": (
+        "GM506 makes GRAPH and the dynamic batch pass; then "
+        + "the top Cell's returned tuple holds a `None` (`kv_cache` without `use_cache`): STRICT and export drop it from the graph's outputs (measured by hand: `return x, None` gives one output, `(x, None, y)` two, and inside a graph the `None` stays), so there are fewer outputs than PyNative's and the later ones shift; no rule, and no rewrite keeps the callers' indices"
+    ),
+    "mindnlp:modeling_hubert.HubertEncoderStableLayerNorm": (
+        "GM612 (`layer_outputs`), GM506 and GM507 remove the errors of the Cell's own file; then the positional "
+        "convolution's weight norm fails: mindnlp's modules/functional/weight_norm.py replaces the Conv1d's "
+        "`construct` at run time with one that recomputes the weight in numpy and calls `Parameter.set_data` "
+        "(another module, and a construct no source shows)"
+    ),
+    "mindnlp:modeling_wav2vec2.Wav2Vec2EncoderStableLayerNorm": (
+        "the same as HuBERT's (the code is copied): GM612, GM506 and GM507 fix its file, mindnlp's weight_norm "
+        "hijack then calls `Parameter.set_data` in the graph"
+    ),
     "mindaudio:variance_adapter.LengthRegulator": (
         "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat: GM507's "
         "unsafe `ops.repeat_interleave(batch, counts, 0)` runs in PyNative, where the Cell's own `pad` helper then "
