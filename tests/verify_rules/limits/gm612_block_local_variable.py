@@ -1,4 +1,4 @@
-"""GM612: names bound only in a branch or a loop body, read after it."""
+"""GM612: names bound only in a branch or a loop body (or in two complementary `if`s), read after it."""
 
 from mindspore import nn
 
@@ -17,4 +17,8 @@ class Blocks(nn.Cell):
             n = n + 1
         for i in range(2):
             out = self.blocks[i](x)
-        return y + out + z * i
+        if x.shape[0] > 1:
+            w = x * 3
+        if x.shape[0] <= 1:
+            w = x
+        return y + out + z * i + w
