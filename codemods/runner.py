@@ -162,7 +162,8 @@ def _run_in_worker(task: Task) -> FileResult:
 
 
 class Cache:
-    """Findings per file, keyed by its content, graphmend's own code, the rules and the mode.
+    """Findings per file, keyed by its content, graphmend's own code, the rules and the mode; and the target
+    signs of a file (`graphmend.deploy`), keyed by its content and graphmend's own code.
 
     A cache directory inside a checked-out repository is untrusted input: anyone can commit one. So
     entries are JSON (never pickle), signed with a key that lives in the user's own cache directory
@@ -181,32 +182,56 @@ class Cache:
         return self._key is not None
 
     def key(self, task: Task) -> str:
+        return self._digest(task.data, ",".join(task.codes).encode(), b"fix" if task.fix else b"check",
+                            b"unsafe" if task.unsafe else b"safe")  # fmt: skip
+
+    def get(self, task: Task) -> FileResult | None:
+        payload = self._load(self.key(task))
+        try:
+            return None if payload is None else _decode(task, json.loads(payload))
+        except (ValueError, KeyError, TypeError, LookupError, AttributeError):
+            return None
+
+    def put(self, task: Task, result: FileResult) -> None:
+        if not result.applied:  # a fixed output is never cached (see the class docstring)
+            self._store(self.key(task), json.dumps(_encode(result)))
+
+    def get_signs(self, data: bytes) -> list | None:
+        """What `graphmend.deploy.signs` found in a file with this content (as JSON), or None."""
+        payload = self._load(self._digest(b"signs", data))
+        try:
+            found = None if payload is None else json.loads(payload)
+        except ValueError:
+            return None
+        return found if isinstance(found, list) else None
+
+    def put_signs(self, data: bytes, found: list) -> None:
+        self._store(self._digest(b"signs", data), json.dumps(found))
+
+    def _digest(self, *parts: bytes) -> str:
         digest = hashlib.sha256(self._salt)
-        for part in (task.data, ",".join(task.codes).encode(), b"fix" if task.fix else b"check",
-                     b"unsafe" if task.unsafe else b"safe"):  # fmt: skip
+        for part in parts:
             digest.update(len(part).to_bytes(8, "little"))
             digest.update(part)
         return digest.hexdigest()
 
-    def get(self, task: Task) -> FileResult | None:
+    def _load(self, key: str) -> str | None:
+        """The payload stored under `key`, if its signature is ours."""
         if self._key is None:
             return None
-        key = self.key(task)
         try:
             entry = json.loads(self._path(key).read_text(encoding="utf-8"))
             payload = entry["payload"]
-            if not isinstance(payload, str) or not hmac.compare_digest(str(entry["mac"]), self._mac(key, payload)):
-                return None
-            return _decode(task, json.loads(payload))
-        except (OSError, ValueError, KeyError, TypeError, LookupError, AttributeError):
-            return None
+            if isinstance(payload, str) and hmac.compare_digest(str(entry["mac"]), self._mac(key, payload)):
+                return payload
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return None
 
-    def put(self, task: Task, result: FileResult) -> None:
-        if self._key is None or result.applied:  # a fixed output is never cached (see the class docstring)
+    def _store(self, key: str, payload: str) -> None:
+        if self._key is None:
             return
-        key = self.key(task)
         path = self._path(key)
-        payload = json.dumps(_encode(result))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             if not (self.directory / "CACHEDIR.TAG").exists():

@@ -102,12 +102,12 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
             errors.append(data)
         else:
             read.append((path, data))
-    choice = _target(settings, options, [(str(path), data) for path, data in read])
+    cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
+    choice = _target(settings, options, [(str(path), data) for path, data in read], cache)
     tasks = []
     for path, data in read:
         codes = _codes(selected, [*ignored, *settings.ignored_for(path)], choice.targets)
         tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
-    cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
     return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or auto_jobs(tasks),
                    _codes(selected, ignored, choice.targets), choice)  # fmt: skip
 
@@ -145,13 +145,13 @@ def _codes(selected, ignored, targets: frozenset[Target]) -> tuple[str, ...]:
     return tuple(rule.CODE for rule in select_rules(selected, ignored) if rule.BREAKS.applies(targets))
 
 
-def _target(settings: configuration.Settings, options: Options, files) -> deploy.Choice:
+def _target(settings: configuration.Settings, options: Options, files, cache: Cache | None = None) -> deploy.Choice:
     """`--target`, else the config's `target`, else what the checked code asks for (graphmend.deploy)."""
     if options.target is not None:
         return deploy.Choice(options.target, "--target")
     if settings.target is not None:
         return deploy.Choice(settings.target, f"target in {settings.source}")
-    return deploy.default(files)
+    return deploy.default(files, cache)
 
 
 def _choices(settings: configuration.Settings, options: Options):

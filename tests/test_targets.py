@@ -186,6 +186,12 @@ def _sign_targets(source: str) -> set[Target]:
         ("import torch\ntorch.onnx.export(model, x, 'm.onnx')\n", set()),
         ("def export(x):\n    return x\nexport(1)\n", set()),
         ("class A:\n    def run(self):\n        self.export(jit_syntax_level=0)\n", set()),
+        # scope by scope, as Python resolves them (each agrees with libcst's qualified names)
+        ("from mindspore import export\ndef f(export):\n    export(net)\n", set()),
+        ("import mindspore as ms\nclass A:\n    ms = None\n    def run(self):\n        ms.export(net, x)\n", {EXPORT}),
+        ("import mindspore as ms\nclass A:\n    ms = None\n    ms.export(net, x)\n", set()),
+        ("def f():\n    from mindspore import export\n    def g():\n        export(net, x)\n", {EXPORT}),
+        ("import mindspore as ms\nf = lambda ms: ms.export(net)\n", set()),
     ],
 )
 def test_signs_are_resolved_names(source: str, expected: set[Target]) -> None:
@@ -233,3 +239,22 @@ def test_rule_pages_say_for_which_targets(tmp_path: Path) -> None:
     assert "Breaks: strict, export (" in page and "Reported for targets: strict, export" in page
     listing = json.loads(gm("rules", "GM101", "--output-format", "json", cwd=tmp_path).stdout)
     assert listing["targets"] == ["dynamic", "export"] and listing["breaks"]["measured"] == ["dynamic"]
+
+
+def test_a_warm_run_reads_the_signs_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmend import deploy
+    from graphmend.runner import Cache
+
+    files = [("train.py", b"import mindspore as ms\n\nms.set_context(jit_syntax_level=ms.STRICT)\n")]
+    cache = Cache(tmp_path / ".graphmend_cache", key=b"k" * 64)
+    first = default(files, cache)
+    assert first.targets == {STRICT} and "train.py:3" in first.why
+
+    def parsed(data: bytes, path: str) -> list:
+        raise AssertionError(f"{path} parsed again")
+
+    monkeypatch.setattr(deploy, "signs", parsed)
+    assert default(files, cache) == first  # every sign from the cache: nothing parsed
+    # an entry signed with another key is not ours: the file is parsed again
+    with pytest.raises(AssertionError, match="parsed again"):
+        default(files, Cache(tmp_path / ".graphmend_cache", key=b"x" * 64))
