@@ -15,6 +15,7 @@ from graphmend.imports import add_imports
 from graphmend.names import ModuleBindings, QualifiedNames, resolve_scopes
 from graphmend.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
 from graphmend.scopes import find_graph_code
+from graphmend.tree import visit_batched
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
 MAX_PASSES = 10
@@ -60,12 +61,12 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
         if visitor_names(rule):  # GM000 visits nothing: the engine checks suppressions itself
             visitors[rule.VISITS].append(rule(ctx))
     if visitors["module"]:
-        cst.visit_batched(module, visitors["module"])
+        visit_batched(module, visitors["module"])
     for cls in ctx.cell_classes if visitors["cells"] else ():
-        cst.visit_batched(cls, visitors["cells"])
+        visit_batched(cls, visitors["cells"])
     for function in ctx.graph_functions if visitors["graph"] else ():
         ctx.current = function
-        cst.visit_batched(function.node, visitors["graph"])
+        visit_batched(function.node, visitors["graph"])
     ctx.current = None
     return ctx
 

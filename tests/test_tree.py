@@ -8,6 +8,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
 
+from graphmend import tree
 from graphmend.names import QualifiedNames, resolve_scopes
 from graphmend.scopes import UNKNOWN, self_assignments
 from graphmend.tree import parent_map
@@ -20,6 +21,69 @@ INPUTS = sorted(p for p in GOLDEN.rglob("*.py") if not p.name.endswith(".expecte
 def test_parent_map_is_libcsts_parent_provider(path: Path) -> None:
     wrapper = MetadataWrapper(cst.parse_module(path.read_bytes()), unsafe_skip_copy=True)
     assert parent_map(wrapper.module) == dict(wrapper.resolve(ParentNodeProvider))
+
+
+class _Events(cst.CSTVisitor):
+    """Every call libcst's traversal makes on a read-only visitor, in order; it skips what `visit_If`
+    refuses, as a visitor may."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[str, str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.events.append(("visit", type(node).__name__, id(node)))
+        return not isinstance(node, cst.If)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.events.append(("leave", type(original_node).__name__, id(original_node)))
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.events.append(("enter field", attribute, id(node)))
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        self.events.append(("leave field", attribute, id(original_node)))
+
+
+class _Batched(cst.BatchableCSTVisitor):
+    def __init__(self, name: str, events: list) -> None:
+        super().__init__()
+        self.name, self.events = name, events
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.events.append((self.name, "visit Call", id(node)))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.events.append((self.name, "visit Name", id(node)))
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        self.events.append((self.name, "leave Call", id(original_node)))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.events.append((self.name, "visit FunctionDef", id(node)))
+        return False  # ignored in a batched visit, by libcst and by graphmend
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_read_only_visit_is_libcsts_traversal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = cst.parse_module(path.read_bytes())
+    fast, fast_batched = _Events(), []
+    module.visit(fast)  # graphmend's (installed by graphmend.tree)
+    tree.visit_batched(module, [_Batched("a", fast_batched), _Batched("b", fast_batched)])
+    monkeypatch.setattr(cst.CSTNode, "visit", tree._libcst_visit)
+    slow, slow_batched = _Events(), []
+    module.visit(slow)
+    cst.visit_batched(module, [_Batched("a", slow_batched), _Batched("b", slow_batched)])
+    assert fast.events == slow.events and len(slow.events) > 10
+    assert fast_batched == slow_batched
+
+
+def test_a_transformer_still_goes_through_libcst() -> None:
+    class Rename(cst.CSTTransformer):
+        def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+            return updated_node.with_changes(value=updated_node.value.upper())
+
+    assert cst.parse_module("f(x)\n").visit(Rename()).code == "F(X)\n"
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
