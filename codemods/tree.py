@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
+import typing
+from collections.abc import Callable, Container, Iterable, Mapping
 
 import libcst as cst
 from libcst._batched_visitor import _BatchedCSTVisitor
@@ -27,11 +28,38 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     found: list[cst.CSTNode] = []
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if _IS_NODE[kind]:
             found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+        elif kind is tuple or kind is list:
+            found.extend(item for item in value if _IS_NODE[type(item)])
     return found
+
+
+def visited_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes libcst's traversal visits, in its order (`children` reads every field)."""
+    found: list[cst.CSTNode] = []
+    kind = type(node)
+    for name in _ORDER[kind] if kind in _ORDER else _order(node):
+        value = getattr(node, name)
+        held = type(value)
+        if _IS_NODE[held]:
+            found.append(value)
+        elif held is tuple or held is list:
+            found.extend(item for item in value if _IS_NODE[type(item)])
+    return found
+
+
+class _NodeTypes(dict):
+    """type → whether it is a CSTNode class, learnt once per type: libcst's classes are ABCs, whose
+    `isinstance` goes through `ABCMeta.__instancecheck__`, a third of a walk's time."""
+
+    def __missing__(self, kind: type) -> bool:
+        self[kind] = found = issubclass(kind, cst.CSTNode)
+        return found
+
+
+_IS_NODE = _NodeTypes()
 
 
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
@@ -83,7 +111,7 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """`node.visit(visitor)` for a read-only visitor: `on_visit`, the children in libcst's order (with
     `on_visit_attribute`/`on_leave_attribute` around each field, when the visitor has such hooks), then
     `on_leave`; no node is rebuilt."""
-    _walk(node, visitor, _has_attribute_hooks(visitor))
+    _walk(node, visitor, _attribute_hooks(visitor), _calls_of(visitor))
 
 
 def visit_batched(node: cst.CSTNode, visitors: Iterable[cst.BatchableCSTVisitor]) -> None:
@@ -101,34 +129,101 @@ def visit_batched(node: cst.CSTNode, visitors: Iterable[cst.BatchableCSTVisitor]
     _walk_batched(node, enter, leave)
 
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, hooks: bool) -> None:
-    if visitor.on_visit(node):
-        for field in _ORDER.get(type(node)) or _order(node):
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, hooks: _Hooks | None, calls: _Calls) -> None:
+    kind = type(node)
+    if calls.own_visit:
+        go = visitor.on_visit(node)
+    else:  # CSTVisitor.on_visit: visit_<Type>, children unless it returns False
+        method = calls.visit[kind]
+        go = method is None or method(visitor, node) is not False
+    if go:
+        fields = hooks[kind] if hooks is not None else None
+        for field in _ORDER[kind] if kind in _ORDER else _order(node):
             value = getattr(node, field)
-            if hooks:
+            if fields and field in fields:
                 visitor.on_visit_attribute(node, field)
-            if isinstance(value, tuple | list):
+            held = type(value)
+            if held is tuple or held is list:
                 for child in value:
-                    if isinstance(child, cst.CSTNode):
-                        _walk(child, visitor, hooks)
-            elif isinstance(value, cst.CSTNode):
-                _walk(value, visitor, hooks)
-            if hooks:
+                    if _IS_NODE[type(child)]:
+                        _walk(child, visitor, hooks, calls)
+            elif _IS_NODE[held]:
+                _walk(value, visitor, hooks, calls)
+            if fields and field in fields:
                 visitor.on_leave_attribute(node, field)
-    visitor.on_leave(node)
+    if calls.own_leave:
+        visitor.on_leave(node)
+    else:
+        method = calls.leave[kind]
+        if method is not None:
+            method(visitor, node)
+
+
+class _Methods(dict):
+    """node type → a visitor class's `visit_<Type>` (or `leave_<Type>`), None for libcst's empty stub."""
+
+    def __init__(self, cls: type, prefix: str) -> None:
+        super().__init__()
+        self.cls, self.prefix = cls, prefix
+
+    def __missing__(self, kind: type) -> Callable | None:
+        method = getattr(self.cls, self.prefix + kind.__name__, None)
+        if getattr(method, "__module__", None) == "libcst._typed_visitor":
+            method = None  # CSTTypedVisitorFunctions' stubs do nothing (and let the children be visited)
+        self[kind] = method
+        return method
+
+
+class _Calls:
+    """How `_walk` calls a visitor class: its own `on_visit`/`on_leave` when it overrides them; otherwise
+    what libcst's do (`getattr(self, f"visit_{type(node).__name__}")`, a string and a lookup per node),
+    with each type's method looked up once."""
+
+    def __init__(self, cls: type) -> None:
+        self.own_visit = cls.on_visit is not cst.CSTVisitor.on_visit
+        self.own_leave = cls.on_leave is not cst.CSTVisitor.on_leave
+        self.visit, self.leave = _Methods(cls, "visit_"), _Methods(cls, "leave_")
+
+
+class _OwnCalls(_Calls):
+    def __init__(self) -> None:
+        self.own_visit = self.own_leave = True
+
+
+_OWN_CALLS = _OwnCalls()
+
+
+def _calls_of(visitor: cst.CSTVisitor) -> _Calls:
+    """`visitor`'s calls; an instance that holds a method of its own (`v.visit_Name = f`) is called as
+    libcst would, through its `on_visit`/`on_leave`."""
+    if any(name.startswith(("visit_", "leave_")) for name in getattr(visitor, "__dict__", ())):
+        return _OWN_CALLS
+    return _calls(type(visitor))
+
+
+@functools.cache
+def _calls(cls: type) -> _Calls:
+    return _Calls(cls)
+
+
+def leave_methods(cls: type) -> Mapping[type, Callable | None]:
+    """node type → `cls`'s `leave_<Type>` (None where it is libcst's empty stub): what CSTVisitor.on_leave
+    would call, for a visitor that overrides on_leave and then calls it."""
+    return _calls(cls).leave
 
 
 def _walk_batched(node: cst.CSTNode, enter: dict[str, list[Callable]], leave: dict[str, list[Callable]]) -> None:
     name = type(node).__name__
     for method in enter.get(name, ()):
         method(node)
-    for field in _ORDER.get(type(node)) or _order(node):
+    for field in _ORDER[type(node)] if type(node) in _ORDER else _order(node):
         value = getattr(node, field)
-        if isinstance(value, tuple | list):
+        kind = type(value)
+        if kind is tuple or kind is list:
             for child in value:
-                if isinstance(child, cst.CSTNode):
+                if _IS_NODE[type(child)]:
                     _walk_batched(child, enter, leave)
-        elif isinstance(value, cst.CSTNode):
+        elif _IS_NODE[kind]:
             _walk_batched(value, enter, leave)
     for method in leave.get(name, ()):
         method(node)
@@ -159,33 +254,114 @@ class _FieldOrder(cst.CSTVisitor):
 
 
 def _order(node: cst.CSTNode) -> tuple[str, ...]:
-    """The fields of `node`'s class in the order libcst visits them (the same for every node of a class:
-    `_visit_and_replace_children` visits a fixed list of fields)."""
-    recorder = _FieldOrder(node)
-    node._visit_and_replace_children(recorder)
-    _ORDER[type(node)] = order = tuple(recorder.fields)
+    """The fields of `node` in the order libcst visits them. `_visit_and_replace_children` visits a fixed
+    list of fields per class, except where it skips a field that is None (a FormattedStringExpression's
+    `format_spec`, with no hook call either): such a class is learnt anew for each of its nodes. A class
+    is taken as fixed only when this node skips no field it leaves None, and the same node with each of
+    its optional fields set to None still visits that field."""
+    order = _fields_visited(node)
+    cls = type(node)
+    if cls in _CONDITIONAL:
+        return order
+    if any(getattr(node, name) is None for name in _node_fields(cls) if name not in order) or any(
+        not _visited_when_none(node, name) for name in _optional_node_fields(cls) if getattr(node, name) is not None
+    ):
+        _CONDITIONAL.add(cls)
+        return order
+    _ORDER[cls] = order
     return order
 
 
-def _has_attribute_hooks(visitor: cst.CSTVisitor) -> bool:
-    """Whether `visitor` does anything on entering or leaving a field (`visit_ClassDef_bases`, as libcst's
-    scope pass does): only then are the two calls per field made."""
-    cls = type(visitor)
-    if isinstance(visitor, _BatchedCSTVisitor):
-        return any("_" in name.partition("_")[2] for name in visitor.visitor_methods)
-    if (cls.on_visit_attribute, cls.on_leave_attribute) != (cst.CSTVisitor.on_visit_attribute,
-                                                              cst.CSTVisitor.on_leave_attribute):  # fmt: skip
-        return True
-    return _defines_attribute_hooks(cls)
+def _fields_visited(node: cst.CSTNode) -> tuple[str, ...]:
+    recorder = _FieldOrder(node)
+    node._visit_and_replace_children(recorder)
+    return tuple(recorder.fields)
+
+
+def _visited_when_none(node: cst.CSTNode, name: str) -> bool:
+    try:
+        probe = node.with_changes(**{name: None})
+    except Exception:  # not valid without it: cannot tell, so learn each node
+        return False
+    return name in _fields_visited(probe)
+
+
+_CONDITIONAL: set[type[cst.CSTNode]] = set()  # classes whose visited fields depend on which are None
 
 
 @functools.cache
-def _defines_attribute_hooks(cls: type) -> bool:
-    for name in dir(cls):
-        kind, _, rest = name.partition("_")
-        if kind in ("visit", "leave") and rest[:1].isupper() and "_" in rest:  # visit_<Type>_<field>
-            return True
-    return False
+def _node_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
+    """The fields of `cls` whose type admits a node or a sequence of nodes (not `Newline.value`, a str)."""
+    hints = typing.get_type_hints(cls)
+    return tuple(name for name in _child_fields(cls) if _admits_node(hints.get(name)))
+
+
+@functools.cache
+def _optional_node_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple(name for name in _node_fields(cls) if type(None) in typing.get_args(hints.get(name)))
+
+
+def _admits_node(hint: object) -> bool:
+    if isinstance(hint, type):
+        return issubclass(hint, cst.CSTNode)
+    return any(_admits_node(arg) for arg in typing.get_args(hint))
+
+
+def _attribute_hooks(visitor: cst.CSTVisitor) -> _Hooks | None:
+    """For each node type, the fields around which `visitor` does something (`visit_ClassDef_bases`, as
+    libcst's scope pass does); None when it has no such hook. Only those fields get the two calls."""
+    cls = type(visitor)
+    if isinstance(visitor, _BatchedCSTVisitor):
+        methods = [name for name in visitor.visitor_methods if "_" in name.partition("_")[2]]
+        return _Hooks(methods) if methods else None
+    if (cls.on_visit_attribute, cls.on_leave_attribute) != (cst.CSTVisitor.on_visit_attribute,
+                                                              cst.CSTVisitor.on_leave_attribute):  # fmt: skip
+        return _EVERY_FIELD  # its own hooks decide what to do with each field
+    return _hooks_of(cls)
+
+
+@functools.cache
+def _hooks_of(cls: type) -> _Hooks | None:
+    methods = set()
+    for klass in cls.__mro__:
+        if klass.__module__ == "libcst._typed_visitor":  # libcst's empty stubs, one per type and field
+            continue
+        for name in vars(klass):
+            kind, _, rest = name.partition("_")
+            if kind in ("visit", "leave") and rest[:1].isupper() and "_" in rest:  # visit_<Type>_<field>
+                methods.add(name)
+    return _Hooks(methods) if methods else None
+
+
+class _Hooks(dict):
+    """node type → the set of its fields that have a `visit_<Type>_<field>` or `leave_<Type>_<field>`."""
+
+    def __init__(self, methods: Iterable[str] | None) -> None:
+        super().__init__()
+        self.by_type: dict[str, set[str]] | None = None
+        if methods is not None:
+            self.by_type = {}
+            for name in methods:
+                type_name, _, field = name.partition("_")[2].partition("_")
+                self.by_type.setdefault(type_name, set()).add(field)
+
+    def __missing__(self, kind: type) -> Container[str]:
+        fields: Container[str] = _ALL if self.by_type is None else self.by_type.get(kind.__name__, set())
+        self[kind] = fields
+        return fields
+
+
+class _All:
+    def __contains__(self, field: object) -> bool:
+        return True
+
+    def __bool__(self) -> bool:
+        return True
+
+
+_ALL = _All()
+_EVERY_FIELD = _Hooks(None)
 
 
 _libcst_visit = cst.CSTNode.visit
@@ -193,7 +369,7 @@ _libcst_visit = cst.CSTNode.visit
 
 def _visit_method(self: cst.CSTNode, visitor):  # type: ignore[no-untyped-def]
     if isinstance(visitor, cst.CSTVisitor):
-        _walk(self, visitor, _has_attribute_hooks(visitor))
+        _walk(self, visitor, _attribute_hooks(visitor), _calls_of(visitor))
         return self
     return _libcst_visit(self, visitor)
 

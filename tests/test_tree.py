@@ -129,3 +129,73 @@ def test_self_assignments_by_attribute_with_the_method_they_are_in() -> None:
         "e": [("__init__", UNKNOWN)],
         "f": [("__init__", UNKNOWN)],
     }
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "a = f'{x}'\nb = f'{v:.{d}f}'\nc = f'{w!r:>{n}}'\n",  # the first f-string has no format spec
+        "b = f'{v:.{d}f}'\na = f'{x}'\nc = f'{w!r:>{n}}'\n",  # the first one has
+    ],
+    ids=["spec_later", "spec_first"],
+)
+def test_a_field_libcst_skips_when_none_is_visited_when_it_holds_nodes(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FormattedStringExpression visits `format_spec` only when it is not None: the order learnt from
+    `f'{x}'` must not hide `{d}` in `f'{v:.{d}f}'` (nor the other way round), whichever comes first."""
+    monkeypatch.setattr(tree, "_ORDER", {})
+    monkeypatch.setattr(tree, "_CONDITIONAL", set())
+    module = cst.parse_module(source)
+    fast = _Events()
+    module.visit(fast)
+    monkeypatch.setattr(cst.CSTNode, "visit", tree._libcst_visit)
+    slow = _Events()
+    module.visit(slow)
+    assert fast.events == slow.events
+    assert tree.names_in(module) >= {"x", "v", "d", "w", "n"}
+
+
+class _Typed(cst.CSTVisitor):
+    """A visitor of the usual kind: visit_<Type>/leave_<Type> methods, libcst's on_visit and on_leave."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[str, int]] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.events.append(("visit Call", id(node)))
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.events.append(("visit Lambda", id(node)))
+        return False  # its parameters and body are not visited
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        self.events.append(("visit Name", id(node)))
+        return True
+
+    def leave_Name(self, original_node: cst.Name) -> None:
+        self.events.append(("leave Name", id(original_node)))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.events.append(("leave FunctionDef", id(original_node)))
+
+    def visit_ClassDef_bases(self, node: cst.ClassDef) -> None:
+        self.events.append(("enter bases", id(node)))
+
+
+@pytest.mark.parametrize("path", INPUTS[::7], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_typed_visitor_methods_are_called_as_libcst_calls_them(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = cst.parse_module(path.read_bytes())
+    own = _Typed()
+    own.visit_Attribute = lambda node: own.events.append(("instance's visit Attribute", id(node)))  # type: ignore
+    fast, fast_own = _Typed(), own
+    module.visit(fast)
+    module.visit(fast_own)
+    monkeypatch.setattr(cst.CSTNode, "visit", tree._libcst_visit)
+    slow, slow_own = _Typed(), _Typed()
+    slow_own.visit_Attribute = lambda node: slow_own.events.append(("instance's visit Attribute", id(node)))  # type: ignore
+    module.visit(slow)
+    module.visit(slow_own)
+    assert fast.events == slow.events and any(e[0] == "leave FunctionDef" for e in slow.events)
+    assert fast_own.events == slow_own.events
