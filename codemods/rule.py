@@ -9,10 +9,11 @@ from functools import cached_property
 from typing import ClassVar, Literal, NamedTuple
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Scope
+from libcst.metadata import CodeRange, MetadataWrapper, Scope
 
 from graphmend.messages import Message
 from graphmend.names import ModuleBindings, imported_names
+from graphmend.positions import Positions
 from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
 from graphmend.targets import Breaks
 from graphmend.tree import find, parent_map
@@ -98,7 +99,7 @@ class FileContext:
     # Positions and parents cost a pass over the whole file each: computed only when asked for.
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        return self.wrapper.resolve(PositionProvider)
+        return Positions(self.module)
 
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
