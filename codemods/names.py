@@ -13,8 +13,28 @@ from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
 import libcst as cst
-from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, QualifiedName, Scope, ScopeProvider
-from libcst.metadata.scope_provider import Access, BaseAssignment, ScopeVisitor, _gen_dotted_names
+from libcst.metadata import (
+    ExpressionContext,
+    ExpressionContextProvider,
+    GlobalScope,
+    ImportAssignment,
+    MetadataWrapper,
+    QualifiedName,
+    Scope,
+    ScopeProvider,
+)
+from libcst.metadata.scope_provider import (
+    _ASSIGNMENT_LIKE_NODES,
+    Access,
+    BaseAssignment,
+    ScopeVisitor,
+    _gen_dotted_names,
+)
+
+from graphmend.tree import leave_methods as _leave_methods
+from graphmend.tree import visited_children
+
+_ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)
 
 # MindSpore re-exports the same object under several module paths; rules compare canonical names.
 _ALIASES: tuple[tuple[str, str], ...] = (
@@ -53,17 +73,80 @@ def canonical(name: str) -> str:
 def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
     """libcst's ScopeProvider for the wrapped module, in time and memory linear in the module's size.
 
-    `wrapper.resolve(ScopeProvider)` walks the tree once for ExpressionContextProvider, and again as a
-    batched visit in which only the provider's `visit_Module` works (it runs its own ScopeVisitor); the
-    second walk is a quarter of the time. Here the dependency is resolved by the wrapper and the visitor
-    is run directly. It is libcst's, but for how accesses meet assignments (`_LinearScopes`).
+    `wrapper.resolve(ScopeProvider)` walks the tree twice for ExpressionContextProvider (its visitor, then
+    a batched walk that finds nothing more to do), and again as a batched visit in which only the
+    provider's `visit_Module` works (it runs its own ScopeVisitor). Here the dependency is
+    `expression_contexts` and the visitor is run directly. It is libcst's, but for how accesses meet
+    assignments (`_LinearScopes`).
     """
+    if ExpressionContextProvider not in wrapper._metadata:  # its dependency, computed without libcst's two walks
+        wrapper._metadata[ExpressionContextProvider] = expression_contexts(wrapper.module)
     provider = ScopeProvider()
     with provider.resolve(wrapper):
         visitor = _LinearScopes(provider)
         wrapper.module.visit(visitor)
         visitor.infer_accesses()
     return MappingProxyType(provider._computed)  # type: ignore[arg-type]
+
+
+def expression_contexts(module: cst.Module) -> dict[cst.CSTNode, ExpressionContext]:
+    """libcst's ExpressionContextProvider in one walk without visitor calls: a node is STORE as an assignment,
+    loop, comprehension, `as`, parameter, def or class target, DEL under `del`, LOAD otherwise; an
+    Attribute's `attr` has none. The same rules, node type by node type, as libcst's
+    ExpressionContextVisitor (tests/test_names.py compares both on every golden case)."""
+    found: dict[cst.CSTNode, ExpressionContext] = {}
+    todo: list[tuple[cst.CSTNode | None, ExpressionContext]] = [(module, _LOAD)]
+    while todo:
+        node, context = todo.pop()
+        if node is None:
+            continue
+        kind = type(node)
+        if kind is cst.Name:
+            found[node] = context
+        elif kind is cst.Attribute:  # its `attr` gets no context
+            found[node] = context
+            todo.append((node.value, _LOAD))  # type: ignore[attr-defined]
+        elif kind is cst.Subscript:
+            found[node] = context
+            todo.append((node.value, _LOAD))  # type: ignore[attr-defined]
+            todo += ((element, _LOAD) for element in node.slice)  # type: ignore[attr-defined]
+        elif kind in _CONTEXTS:
+            todo += _CONTEXTS[kind](node, context)
+        else:
+            if kind in _OWN_CONTEXT:
+                found[node] = context
+            todo += ((child, context) for child in visited_children(node))
+    return found
+
+
+_LOAD, _STORE, _DEL = ExpressionContext.LOAD, ExpressionContext.STORE, ExpressionContext.DEL
+_OWN_CONTEXT = {cst.Tuple, cst.List, cst.StarredElement}  # and their parts in the same context
+# The node types whose parts get a context of their own (libcst's visit_<Type> methods that return False).
+_CONTEXTS = {
+    cst.Assign: lambda n, c: [*((t, _STORE) for t in n.targets), (n.value, c)],
+    cst.AnnAssign: lambda n, c: [(n.target, _STORE), (n.annotation, c), (n.value, c)],
+    cst.AugAssign: lambda n, c: [(n.target, _STORE), (n.value, c)],
+    cst.NamedExpr: lambda n, c: [(n.target, _STORE), (n.value, c)],
+    cst.AsName: lambda n, c: [(n.name, _STORE)],
+    cst.CompFor: lambda n, c: [(n.target, _STORE), (n.iter, c), *((i, c) for i in n.ifs), (n.inner_for_in, c)],
+    cst.For: lambda n, c: [(n.target, _STORE), (n.iter, c), (n.body, c), (n.orelse, c)],
+    cst.Del: lambda n, c: [(n.target, _DEL)],
+    cst.ClassDef: lambda n, c: [
+        (n.name, _STORE),
+        (n.body, c),
+        *((b, c) for b in n.bases),
+        *((k, c) for k in n.keywords),
+        *((d, c) for d in n.decorators),
+    ],
+    cst.FunctionDef: lambda n, c: [
+        (n.name, _STORE),
+        (n.params, c),
+        (n.body, c),
+        *((d, c) for d in n.decorators),
+        (n.returns, c),
+    ],
+    cst.Param: lambda n, c: [(n.name, _STORE), (n.annotation, c), (n.default, c)],
+}
 
 
 class _LinearScopes(ScopeVisitor):
@@ -75,6 +158,17 @@ class _LinearScopes(ScopeVisitor):
     at n = 6,000). Rules read them for a few nodes. The sets read are libcst's own (libcst==1.9.0 is
     pinned; tests/test_scopes.py compares both on every golden case); only when they are computed moves.
     """
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        """libcst's, with its `isinstance(node, _ASSIGNMENT_LIKE_NODES)` (fifteen ABC checks a node) as a
+        set lookup: the node classes have no subclasses."""
+        self.provider._computed[original_node] = self.scope
+        kind = type(original_node)
+        if kind in _ASSIGNMENT_LIKE:
+            self.scope._assignment_count += 1
+        leave = _leave_methods(type(self))[kind]
+        if leave is not None:
+            leave(self, original_node)
 
     def infer_accesses(self) -> None:
         """libcst's `infer_accesses`, with `_Referents` and `_References` in place of the two sets."""

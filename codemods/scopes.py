@@ -81,23 +81,24 @@ class _Index:
         while todo:
             node, stack = todo.pop()
             self._record(node, stack)
-            if isinstance(node, cst.FunctionDef):
+            if type(node) is cst.FunctionDef:
                 stack = (*stack, node)
             todo.extend((child, stack) for child in reversed(children(node)))
 
     def _record(self, node: cst.CSTNode, stack: tuple[cst.FunctionDef, ...]) -> None:
-        if isinstance(node, cst.Call):
+        kind = type(node)  # libcst's node classes have no subclasses; `isinstance` on them (ABCs) is slow
+        if kind is cst.Call:
             for function in stack:
                 self.calls[id(function)].append(node)
-        elif isinstance(node, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             self.functions.append(node)
             self.enclosing[id(node)] = stack
             self.calls[id(node)] = []
-        elif isinstance(node, cst.ClassDef):
+        elif kind is cst.ClassDef:
             self.classes.append(node)
-        elif isinstance(node, cst.Import):
+        elif kind is cst.Import:
             self.imports_mindspore |= any(_is_mindspore(alias.name) for alias in node.names)
-        elif isinstance(node, cst.ImportFrom):
+        elif kind is cst.ImportFrom:
             self.imports_mindspore |= node.module is not None and _is_mindspore(node.module)
 
 
@@ -269,14 +270,15 @@ def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
         todo: list[cst.CSTNode] = [method.body]
         while todo:
             node = todo.pop()
-            if isinstance(node, cst.Assign):
+            kind = type(node)  # not `isinstance`: see _Index._record
+            if kind is cst.Assign:
                 for target in node.targets:
                     record(method.name.value, target.target, node.value)
-            elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            elif kind is cst.AnnAssign and node.value is not None:
                 record(method.name.value, node.target, node.value)
-            elif isinstance(node, cst.AugAssign):
+            elif kind is cst.AugAssign:
                 record(method.name.value, node.target, node)
-            if not isinstance(node, cst.ClassDef):
+            if kind is not cst.ClassDef:
                 todo.extend(reversed(children(node)))
     return found
 

@@ -2,6 +2,7 @@
 between reads and assignments worked out when asked: the same answers, on every golden case and on the
 scoping corners below, and work that grows linearly with the length of one function."""
 
+import contextlib
 import cProfile
 import pstats
 import textwrap
@@ -11,9 +12,9 @@ from pathlib import Path
 import libcst as cst
 import libcst.matchers as m
 import pytest
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import ExpressionContextProvider, MetadataWrapper, ScopeProvider
 
-from graphmend import engine, names
+from graphmend import engine, names, tree
 from graphmend.bindings import FunctionIndex
 from graphmend.rules import select_rules
 from graphmend.scopes import find_graph_code
@@ -123,10 +124,22 @@ def _canonical(module: cst.Module, scopes) -> dict:
     return facts
 
 
+@contextlib.contextmanager
+def _libcst_alone():
+    """libcst's own traversal, not the one graphmend installs (tree.py): the reference is libcst's."""
+    installed = cst.CSTNode.visit
+    cst.CSTNode.visit = tree._libcst_visit
+    try:
+        yield
+    finally:
+        cst.CSTNode.visit = installed
+
+
 def _both(source: str | bytes):
     module = cst.parse_module(source)
     ours = names.resolve_scopes(MetadataWrapper(module, unsafe_skip_copy=True))
-    theirs = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    with _libcst_alone():
+        theirs = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
     return _canonical(module, ours), _canonical(module, theirs)
 
 
@@ -223,3 +236,45 @@ def test_a_method_called_through_the_class_is_graph_code() -> None:
     wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
     graph = find_graph_code(wrapper.module, names.QualifiedNames(names.resolve_scopes(wrapper)))
     assert sorted(f.label for f in graph.functions) == ["Base.half", "Net.a", "Net.b", "Net.construct"]
+
+
+CONTEXT_CORNERS = {
+    **CORNERS,
+    "targets": """
+        a, (b, *c) = [d, e] = x[i:j, k].y = f(g=1)
+        x.y[z] += 1
+        del a, b.c, d[0]
+        with open(p) as (q, r), s as t.u:
+            pass
+        for v.w, [m, *n] in pairs:
+            pass
+        print((o := 3), [h for h, *_ in z if h for z in zz])
+        """,
+    "definitions": """
+        @deco(arg=1)
+        class K(Base, metaclass=Meta):
+            attr: int = 0
+            def m(self, a: "T" = d, *args, k=lambda p=1: p, **kw) -> R:
+                global G
+                import os.path as osp, sys
+                from . import mod as alias
+                try:
+                    pass
+                except E as err:
+                    raise
+                match a:
+                    case [P(x=1), *rest] as whole:
+                        pass
+        """,
+}
+
+
+@pytest.mark.parametrize("source", [*CASES, *sorted(CONTEXT_CORNERS)], ids=str)
+def test_expression_contexts_are_libcsts(source) -> None:
+    """The ExpressionContextProvider graphmend computes itself gives libcst's contexts to the same nodes."""
+    text = source.read_bytes() if isinstance(source, Path) else textwrap.dedent(CONTEXT_CORNERS[source])
+    module = cst.parse_module(text)
+    with _libcst_alone():
+        theirs = dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ExpressionContextProvider))
+    assert names.expression_contexts(module) == theirs
+    assert len(theirs) > 3
