@@ -117,7 +117,8 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
 def visit_batched(node: cst.CSTNode, visitors: Iterable[cst.BatchableCSTVisitor]) -> None:
     """libcst's `visit_batched` for read-only visitors: each node's `visit_<Type>` of every visitor (in the
     order given), its children, then each `leave_<Type>`. Like libcst's, a visit method cannot skip the
-    children (its return value is ignored)."""
+    children (its return value is ignored). A subtree that cannot hold a node of a type the visitors
+    ask for (by libcst's field types: no FunctionDef under a SimpleStatementLine) is not walked."""
     enter: dict[str, list[Callable]] = {}
     leave: dict[str, list[Callable]] = {}
     for visitor in visitors:
@@ -126,7 +127,55 @@ def visit_batched(node: cst.CSTNode, visitors: Iterable[cst.BatchableCSTVisitor]
             if "_" in type_name:
                 raise ValueError(f"{type(visitor).__name__}.{name}: attribute hooks are not supported here")
             (enter if kind == "visit" else leave).setdefault(type_name, []).append(method)
-    _walk_batched(node, enter, leave)
+    _walk_batched(node, enter, leave, _holding(frozenset(enter) | frozenset(leave)))
+
+
+def child_types(cls: type[cst.CSTNode]) -> frozenset[type[cst.CSTNode]]:
+    """The node classes libcst's field types allow directly under a node of `cls`."""
+    return _child_types(cls)
+
+
+@functools.cache
+def _child_types(cls: type[cst.CSTNode]) -> frozenset[type[cst.CSTNode]]:
+    hints = typing.get_type_hints(cls)
+    found: set[type[cst.CSTNode]] = set()
+    for name in _node_fields(cls):
+        found |= _node_classes(hints[name])
+    return frozenset(found)
+
+
+def _node_classes(hint: object) -> set[type[cst.CSTNode]]:
+    if isinstance(hint, type):
+        return _with_subclasses(hint) if issubclass(hint, cst.CSTNode) else set()
+    return {cls for arg in typing.get_args(hint) for cls in _node_classes(arg)}
+
+
+def _with_subclasses(cls: type) -> set[type]:
+    found, todo = {cls}, [cls]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return found
+
+
+@functools.cache
+def _holding(names: frozenset[str]) -> frozenset[type[cst.CSTNode]]:
+    """The node classes named in `names` and every class that can hold one of them at any depth."""
+    classes = _with_subclasses(cst.CSTNode)
+    holders: dict[type, set[type]] = {}
+    for cls in classes:
+        for child in _child_types(cls):
+            holders.setdefault(child, set()).add(cls)
+    found = {cls for cls in classes if cls.__name__ in names}
+    todo = list(found)
+    while todo:
+        for holder in holders.get(todo.pop(), ()):
+            if holder not in found:
+                found.add(holder)
+                todo.append(holder)
+    return frozenset(found)
 
 
 def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, hooks: _Hooks | None, calls: _Calls) -> None:
@@ -212,7 +261,9 @@ def leave_methods(cls: type) -> Mapping[type, Callable | None]:
     return _calls(cls).leave
 
 
-def _walk_batched(node: cst.CSTNode, enter: dict[str, list[Callable]], leave: dict[str, list[Callable]]) -> None:
+def _walk_batched(
+    node: cst.CSTNode, enter: dict[str, list[Callable]], leave: dict[str, list[Callable]], wanted: frozenset[type]
+) -> None:
     name = type(node).__name__
     for method in enter.get(name, ()):
         method(node)
@@ -221,10 +272,10 @@ def _walk_batched(node: cst.CSTNode, enter: dict[str, list[Callable]], leave: di
         kind = type(value)
         if kind is tuple or kind is list:
             for child in value:
-                if _IS_NODE[type(child)]:
-                    _walk_batched(child, enter, leave)
-        elif _IS_NODE[kind]:
-            _walk_batched(value, enter, leave)
+                if type(child) in wanted:
+                    _walk_batched(child, enter, leave, wanted)
+        elif kind in wanted:
+            _walk_batched(value, enter, leave, wanted)
     for method in leave.get(name, ()):
         method(node)
 

@@ -199,3 +199,36 @@ def test_typed_visitor_methods_are_called_as_libcst_calls_them(path: Path, monke
     module.visit(slow_own)
     assert fast.events == slow.events and any(e[0] == "leave FunctionDef" for e in slow.events)
     assert fast_own.events == slow_own.events
+
+
+class _Statements(cst.BatchableCSTVisitor):
+    """Asks for statement-level nodes only: the batched walk may skip every simple statement's inside."""
+
+    def __init__(self, events: list) -> None:
+        super().__init__()
+        self.events = events
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.events.append(("visit ClassDef", id(node)))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.events.append(("visit FunctionDef", id(node)))
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.events.append(("leave Lambda", id(original_node)))
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_batched_walk_skips_only_what_cannot_hold_what_is_asked(path: Path) -> None:
+    """libcst's field types say which node classes can be under which: every node of the golden inputs is
+    one its parent's fields admit, and the pruned batched walk sees what libcst's full one sees."""
+    module = cst.parse_module(path.read_bytes())
+    for child, parent in parent_map(module).items():
+        assert type(child) in tree.child_types(type(parent)), (type(parent).__name__, type(child).__name__)
+    fast: list = []
+    tree.visit_batched(module, [_Statements(fast)])
+    slow: list = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cst.CSTNode, "visit", tree._libcst_visit)
+        cst.visit_batched(module, [_Statements(slow)])
+    assert fast == slow
