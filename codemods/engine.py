@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, MetadataWrapper
 
 from graphmend import suppressions
@@ -41,8 +42,9 @@ def parse(source: str | bytes) -> cst.Module:
     return cst.parse_module(source)
 
 
-def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileContext:
-    """Run `rules` over the graph code of `module`; the reports land in the returned context."""
+def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]], text: str | None = None) -> FileContext:
+    """Run `rules` over the graph code of `module` (whose code is `text`, when the caller has it); the
+    reports land in the returned context."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = resolve_scopes(wrapper)
     qualified = QualifiedNames(scopes)
@@ -55,6 +57,7 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
         bindings=ModuleBindings(scopes[module]),  # type: ignore[arg-type]
         graph_functions=graph.functions,
         cell_classes=graph.cells,
+        text=text,
     )
     visitors: dict[str, list[Rule]] = {"module": [], "cells": [], "graph": []}
     for rule in rules:
@@ -73,8 +76,8 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]]) -> FileC
 
 def check(source: str | bytes, path: str, rules: Sequence[type[Rule]]) -> list[Finding]:
     module = parse(source)
-    ctx = analyze(module, path, rules)
-    directives = suppressions.parse_directives(module.code)
+    ctx = analyze(module, path, rules, _text(source, module))
+    directives = suppressions.parse_directives(ctx.source)
     findings = [_finding(ctx, r) for r in _visible(ctx, directives)]
     return suppressions.apply(findings, directives, path, {rule.CODE for rule in rules})
 
@@ -82,29 +85,30 @@ def check(source: str | bytes, path: str, rules: Sequence[type[Rule]]) -> list[F
 def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False) -> FixResult:
     """Apply fixes until none is left to apply; raises FixError if a result would not parse."""
     module = parse(source)
+    text = _text(source, module)
     applied: list[Finding] = []
     for _ in range(MAX_PASSES):
-        ctx = analyze(module, path, rules)
-        reports = _visible(ctx, suppressions.parse_directives(module.code))
+        ctx = analyze(module, path, rules, text)
+        reports = _visible(ctx, suppressions.parse_directives(text))
         chosen = _non_overlapping(ctx, [r for r in reports if _applies(r, unsafe)])
         if not chosen:
             break
         applied += (_finding(ctx, r) for r in chosen)
-        module = _reparse(_apply(module, chosen), path)
+        module, text = _reparse(_apply(module, chosen), path)
     else:  # out of passes: report what is left in the last result
-        ctx = analyze(module, path, rules)
-    directives = suppressions.parse_directives(module.code)
+        ctx = analyze(module, path, rules, text)
+    directives = suppressions.parse_directives(text)
     remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
     remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
     unused = [f for f in remaining if f.code == suppressions.UNUSED_CODE and f.fix == "safe"]
     if unused:  # GM000's fix is a text edit of comments: it changes no other finding, only their lines
         applied += unused
-        module = _reparse(_with_text(module, apply_edits(module.code, [e for f in unused for e in f.edits])), path)
-        ctx = analyze(module, path, rules)
-        directives = suppressions.parse_directives(module.code)
+        module, text = _reparse(_with_text(module, apply_edits(text, [e for f in unused for e in f.edits])), path)
+        ctx = analyze(module, path, rules, text)
+        directives = suppressions.parse_directives(text)
         remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
         remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
-    output = module.bytes if isinstance(source, bytes) else module.code
+    output = text.encode(module.encoding) if isinstance(source, bytes) else text
     return FixResult(output, tuple(applied), tuple(remaining))
 
 
@@ -124,6 +128,20 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     return text
 
 
+def _text(source: str | bytes, module: cst.Module) -> str:
+    """The code of `module`, parsed from `source`, without generating it: the source itself, decoded as
+    libcst decoded it (a BOM it keeps apart). libcst prints a file back as it read it (all 3,204 files of
+    the corpus, the golden cases and the tests), except a final lone `\r` (files.py): a source with a
+    lone `\r` gets libcst's code."""
+    text = source if isinstance(source, str) else source.decode(module.encoding)
+    text = text[1:] if text.startswith("\ufeff") else text
+    return text if _prints_back(text) else module.code
+
+
+def _prints_back(text: str) -> bool:
+    return "\r" not in text or "\r" not in text.replace("\r\n", "")
+
+
 def _with_text(module: cst.Module, text: str) -> cst.Module:
     """`text` parsed as `module` was: from bytes in its encoding, so a coding cookie or BOM is kept."""
     return cst.parse_module(text.encode(module.encoding))
@@ -141,13 +159,13 @@ def candidates(
     `only` picks the findings to fix (the editor asks for the fixes under the cursor, not every one).
     """
     module = parse(source)
-    ctx = analyze(module, path, rules)
+    ctx = analyze(module, path, rules, _text(source, module))
     found = []
-    for report in _visible(ctx, suppressions.parse_directives(module.code)):
+    for report in _visible(ctx, suppressions.parse_directives(ctx.source)):
         finding = _finding(ctx, report) if _applies(report, unsafe) else None
         if finding is not None and (only is None or only(finding)):
-            fixed = _reparse(_apply(module, [report]), path)
-            found.append((finding, fixed.bytes if isinstance(source, bytes) else fixed.code))
+            fixed, text = _reparse(_apply(module, [report]), path)
+            found.append((finding, text.encode(fixed.encoding) if isinstance(source, bytes) else text))
     return found
 
 
@@ -226,17 +244,17 @@ def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
     assert report.fix is not None
     imports = frozenset(report.fix.imports)
     if imports and imports not in ctx.import_edits:
-        ctx.import_edits[imports] = import_edits(ctx.wrapper.module, imports)
+        ctx.import_edits[imports] = import_edits(ctx.wrapper.module, imports, ctx.source)
     edits = (*ctx.import_edits.get(imports, ()), _replacement_edit(ctx, report))
     return tuple(sorted(edits, key=lambda e: e[:4]))  # by place; insertions at one place keep their order
 
 
-def import_edits(module: cst.Module, imports: Set[Import]) -> tuple[Edit, ...]:
+def import_edits(module: cst.Module, imports: Set[Import], text: str | None = None) -> tuple[Edit, ...]:
     """The text edits that add `imports` to `module`, each new line an insertion of its own (a blank line
     that opens a new section one too) and each import line that takes a name a replacement of that line.
     Two fixes that need `import mindspore` then insert the same line at the same place, which an editor
-    or ruff-style applier makes once, whatever else either fix imports."""
-    old = module.code
+    or ruff-style applier makes once, whatever else either fix imports. `text` is the module's code."""
+    old = module.code if text is None else text
     inserted = []
     before = suppressions.physical_lines(old)
     after = suppressions.physical_lines(add_imports(module, imports, join=False).code)
@@ -264,15 +282,54 @@ def _replacement_edit(ctx: FileContext, report: Report) -> Edit:
         # the node's range is exactly its code (no parentheses outside it, no indentation to continue)
         return Edit(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, code)
     # parentheses (outside the node's range) or continued lines (indented by the blocks around it, which
-    # the node alone does not know): the edit is what changes in the module with the replacement in place
-    old = ctx.wrapper.module.code
-    new = ctx.wrapper.module.visit(_Replace({id(node): replacement})).code
+    # the node alone does not know): the edit is what changes in the module with the replacement in place,
+    # worked out on the innermost statement that holds the node, printed with the indentation of its
+    # blocks (a transform and a printing of the whole file for each finding took seconds on a large file)
+    text = ctx.source
+    statement = _statement_around(ctx, node)
+    offset, old = 0, text
+    if statement is not None:
+        offset, old = ctx.positions.code_offset(statement), _printed(ctx, statement, statement)  # type: ignore[attr-defined]
+    if statement is not None and text[offset : offset + len(old)] == old:
+        new = _printed(ctx, statement, statement.visit(_Replace({id(node): replacement})))
+    else:  # not printed as it is in the file (a last line without a newline): the whole module
+        offset, old = 0, text
+        new = ctx.module.visit(_Replace({id(node): replacement})).code
     same = min(len(old), len(new))
     start = next((i for i in range(same) if old[i] != new[i]), same)
     tail = next((i for i in range(same - start) if old[-1 - i] != new[-1 - i]), same - start)
-    starts = line_offsets(old)
+    starts = line_offsets(text)
     end = len(old) - tail
-    return Edit(*_position(old, starts, start), *_position(old, starts, end), new[start : len(new) - tail])
+    return Edit(
+        *_position(text, starts, offset + start), *_position(text, starts, offset + end), new[start : len(new) - tail]
+    )
+
+
+def _statement_around(ctx: FileContext, node: cst.CSTNode) -> cst.BaseStatement | None:
+    """The innermost statement strictly around `node` (a statement's own replacement may remove it or
+    make it several: its block's statement holds that), or None at the module's level."""
+    parents = ctx.parents
+    current = parents.get(node)
+    while current is not None and not isinstance(current, cst.BaseStatement):
+        current = parents.get(current)
+    return current
+
+
+def _printed(ctx: FileContext, statement: cst.BaseStatement, tree: cst.CSTNode) -> str:
+    """`tree` (the statement, or what a fix makes of it) printed where the statement is: with the
+    indentation of every block around it, as the module's printing gives it."""
+    indents = []
+    parents = ctx.parents
+    current = parents.get(statement)
+    while current is not None:
+        if isinstance(current, cst.IndentedBlock):
+            indents.append(ctx.module.default_indent if current.indent is None else current.indent)
+        current = parents.get(current)
+    state = CodegenState(default_indent=ctx.module.default_indent, default_newline=ctx.module.default_newline)
+    for indent in reversed(indents):
+        state.increase_indent(indent)
+    tree._codegen(state)
+    return "".join(state.tokens)
 
 
 def _position(text: str, starts: list[int], offset: int) -> tuple[int, int]:
@@ -323,13 +380,15 @@ class _Replace(cst.CSTTransformer):
         return self.replacements.get(id(original_node), updated_node)
 
 
-def _reparse(module: cst.Module, path: str) -> cst.Module:
-    code = module.bytes
+def _reparse(module: cst.Module, path: str) -> tuple[cst.Module, str]:
+    """`module` parsed from its code, and that code (generated once)."""
+    text = module.code
     try:
-        compile(module.code, path, "exec", dont_inherit=True)
-        return cst.parse_module(code)
+        compile(text, path, "exec", dont_inherit=True)
+        parsed = cst.parse_module(text.encode(module.encoding))
     except (SyntaxError, cst.ParserSyntaxError) as exc:
         raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
+    return parsed, text if _prints_back(text) else parsed.code
 
 
 def _replacement_code(ctx: FileContext, replacement) -> str:

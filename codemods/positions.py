@@ -29,6 +29,7 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
         state = _State(module.default_indent, module.default_newline)
         module._codegen(state)
         self._spans = state.spans  # id(node) → (start offset, end offset)
+        self._starts = state.starts  # id(node) → where its code starts, leading whitespace and lines included
         self._lines = state.line_starts
         self._module = module  # keeps every node alive, so no id is reused while this lives
 
@@ -44,6 +45,11 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
 
     def __len__(self) -> int:
         return len(self._spans)
+
+    def code_offset(self, node: cst.CSTNode) -> int:
+        """Where the code libcst prints for `node` (a statement's comments and blank lines before it
+        included) starts in the module's code."""
+        return self._starts[id(node)]
 
     def _position(self, offset: int) -> CodePosition:
         line = bisect.bisect_right(self._lines, offset) - 1
@@ -77,6 +83,7 @@ class _State(CodegenState):
         self.line_starts = [0]
         self.spans: dict[int, tuple[int, int]] = {}
         self.stack: list[int] = []
+        self.starts: dict[int, int] = {}
 
     def add_indent_tokens(self) -> None:
         for token in self.indent_tokens:  # an indentation token may be a continuation holding a newline
@@ -98,6 +105,7 @@ class _State(CodegenState):
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self.stack.pop()
         key = id(node)
+        self.starts[key] = start
         if key not in self.spans:  # a syntactic range recorded inside wins
             self.spans[key] = (start, self.offset)
 

@@ -92,9 +92,18 @@ class FileContext:
     reports: list[Report] = field(default_factory=list)
     _self_assignments: dict[int, dict[str, list[SelfAssignment]]] = field(default_factory=dict)
 
+    text: str | None = None  # the module's code, when the engine has it (libcst's code generation costs)
+
     @property
     def module(self) -> cst.Module:
         return self.wrapper.module
+
+    @property
+    def source(self) -> str:
+        """The module's code: what it was parsed from."""
+        if self.text is None:
+            self.text = self.module.code
+        return self.text
 
     # Positions and parents cost a pass over the whole file each: computed only when asked for.
     @cached_property

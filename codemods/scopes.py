@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from graphmend.names import imported_names
-from graphmend.tree import children
+from graphmend.tree import children, holding
 
 
 @dataclass(frozen=True)
@@ -77,13 +77,15 @@ class _Index:
         self.calls: dict[int, list[cst.Call]] = {}
         self.imports_mindspore = False
         # depth first, children in field order (a body before a def's decorators), with the enclosing functions
+        # (a subtree that cannot hold any of the five kinds recorded is not entered: most of the file)
+        wanted = holding(frozenset({"Call", "FunctionDef", "ClassDef", "Import", "ImportFrom"}))
         todo: list[tuple[cst.CSTNode, tuple[cst.FunctionDef, ...]]] = [(module, ())]
         while todo:
             node, stack = todo.pop()
             self._record(node, stack)
             if type(node) is cst.FunctionDef:
                 stack = (*stack, node)
-            todo.extend((child, stack) for child in reversed(children(node)))
+            todo.extend((child, stack) for child in reversed(children(node)) if type(child) in wanted)
 
     def _record(self, node: cst.CSTNode, stack: tuple[cst.FunctionDef, ...]) -> None:
         kind = type(node)  # libcst's node classes have no subclasses; `isinstance` on them (ABCs) is slow

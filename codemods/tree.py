@@ -160,6 +160,11 @@ def _with_subclasses(cls: type) -> set[type]:
     return found
 
 
+def holding(names: frozenset[str]) -> frozenset[type[cst.CSTNode]]:
+    """The node classes named in `names` and every class that can hold one of them at any depth."""
+    return _holding(names)
+
+
 @functools.cache
 def _holding(names: frozenset[str]) -> frozenset[type[cst.CSTNode]]:
     """The node classes named in `names` and every class that can hold one of them at any depth."""
