@@ -31,6 +31,9 @@ class FixResult:
     output: str | bytes  # the same type as the input
     applied: tuple[Finding, ...]  # fixes applied, located in the code of the pass that applied them
     remaining: tuple[Finding, ...]  # findings in the output (not fixable, or unsafe and not asked)
+    # libcst printed the source back byte for byte (known only when a fix was applied: otherwise the
+    # output is the source): when it does not, the output differs from the source outside the fixes too
+    reproduces: bool = True
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -87,14 +90,17 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
     module = parse(source)
     text = _text(source, module)
     applied: list[Finding] = []
+    reproduces = True
     for _ in range(MAX_PASSES):
         ctx = analyze(module, path, rules, text)
         reports = _visible(ctx, suppressions.parse_directives(text))
         chosen = _non_overlapping(ctx, [r for r in reports if _applies(r, unsafe)])
         if not chosen:
             break
+        if not applied:  # the first pass that changes something: is the source libcst's code?
+            reproduces = module.bytes == source if isinstance(source, bytes) else module.code == source
         applied += (_finding(ctx, r) for r in chosen)
-        module, text = _reparse(_apply(module, chosen), path)
+        module, text = _reparse(_apply(ctx, chosen), path)
     else:  # out of passes: report what is left in the last result
         ctx = analyze(module, path, rules, text)
     directives = suppressions.parse_directives(text)
@@ -102,6 +108,8 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
     remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
     unused = [f for f in remaining if f.code == suppressions.UNUSED_CODE and f.fix == "safe"]
     if unused:  # GM000's fix is a text edit of comments: it changes no other finding, only their lines
+        if not applied:
+            reproduces = module.bytes == source if isinstance(source, bytes) else module.code == source
         applied += unused
         module, text = _reparse(_with_text(module, apply_edits(text, [e for f in unused for e in f.edits])), path)
         ctx = analyze(module, path, rules, text)
@@ -109,7 +117,7 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
         remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
         remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
     output = text.encode(module.encoding) if isinstance(source, bytes) else text
-    return FixResult(output, tuple(applied), tuple(remaining))
+    return FixResult(output, tuple(applied), tuple(remaining), reproduces)
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
@@ -164,7 +172,7 @@ def candidates(
     for report in _visible(ctx, suppressions.parse_directives(ctx.source)):
         finding = _finding(ctx, report) if _applies(report, unsafe) else None
         if finding is not None and (only is None or only(finding)):
-            fixed, text = _reparse(_apply(module, [report]), path)
+            fixed, text = _reparse(_apply(ctx, [report]), path)
             found.append((finding, text.encode(fixed.encoding) if isinstance(source, bytes) else text))
     return found
 
@@ -228,9 +236,19 @@ def _span(pos: CodeRange, outer_first: bool = False) -> tuple:
     return start, end
 
 
-def _apply(module: cst.Module, chosen: list[Report]) -> cst.Module:
+def _apply(ctx: FileContext, chosen: list[Report]) -> cst.Module:
+    """The module with the fixes of `chosen` in place: only the nodes on the way from the module to a
+    replaced node are rebuilt (libcst's transform of the whole tree copied every node of it, for each pass
+    and each editor candidate: 0.3 s of a 3,000-line file), every other subtree is kept as it is."""
     replacements = {id(_target(r)): r.fix.replacement for r in chosen if r.fix}
-    updated = module.visit(_Replace(replacements))
+    parents = ctx.parents
+    path: set[int] = set()
+    for report in chosen:
+        current = parents.get(_target(report))
+        while current is not None and id(current) not in path:
+            path.add(id(current))
+            current = parents.get(current)
+    updated = ctx.module.visit(_Replace(replacements, path))
     return _add_imports(updated, {i for r in chosen if r.fix for i in r.fix.imports})
 
 
@@ -369,12 +387,17 @@ def _line_start(lines: list[str], index: int) -> tuple[int, int]:
 
 
 class _Replace(cst.CSTTransformer):
-    def __init__(self, replacements: dict[int, cst.CSTNode]) -> None:
+    """Puts each replacement in place of its node; with `path` (the ids of every node above a replaced
+    one), enters only those, so the rest of the tree is neither walked nor copied."""
+
+    def __init__(self, replacements: dict[int, cst.CSTNode], path: set[int] | None = None) -> None:
         super().__init__()
         self.replacements = replacements
+        self.path = path
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) not in self.replacements
+        key = id(node)
+        return key not in self.replacements and (self.path is None or key in self.path)
 
     def on_leave(self, original_node, updated_node):  # type: ignore[override]
         return self.replacements.get(id(original_node), updated_node)
