@@ -6,7 +6,7 @@ GM     := $(VENV)/bin/graphmend
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= 2
 
-.PHONY: demo test lint bench bench-recorded corpus-check evidence realcells limits clean
+.PHONY: demo test lint bench bench-recorded corpus-check evidence realcells limits rule-index clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ realcells: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[verify,dev,realcells]'
 	$(PY) bench/realcells/fetch.py
 	$(PY) bench/realcells/run.py --jobs 2 $(ARGS)
+
+# codemods/rules/index.json from the rule classes, after adding or changing a rule (tests/test_rule_index.py)
+rule-index: $(STAMP)
+	$(PY) -c 'from graphmend.rules import write_index; write_index()'
 
 # Every row of MindSpore's documented static-graph limits (bench/limits/cases.py) measured in PyNative, GRAPH,
 # STRICT, dynamic and export: docs/limits.json, docs/limits.md and the README limits table. A few minutes.

@@ -159,11 +159,16 @@ def _corpus_runs(target: Path, files: int, jobs: int) -> list[Run]:
         "fix --diff cold": ["fix", "--diff", "--no-cache"],
     }
     runs = []
+    # An installed graphmend has its bytecode compiled (pip does it); a sandbox that sets
+    # PYTHONDONTWRITEBYTECODE would make every run compile graphmend's ~80 modules again (~0.17 s of a
+    # warm run), which no user's run does.
+    installed = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     for name, words in graphmend.items():
         if name == "check fill cache":
             shutil.rmtree(corpus.ROOT / ".graphmend_cache", ignore_errors=True)
             source = _graphmend_source()
-        runs.append(_measure(name, [GRAPHMEND, *words, "--jobs", str(jobs), "--quiet", str(target)], corpus.ROOT))
+        command = [GRAPHMEND, *words, "--jobs", str(jobs), "--quiet", str(target)]
+        runs.append(_measure(name, command, corpus.ROOT, installed))
         if name == "check warm" and _graphmend_source() != source:
             # the cache is keyed by graphmend's own code: an edit in between makes the warm run cold
             runs[-1].note += "; NOT WARM: graphmend's code changed during the run (run from a clean checkout)"

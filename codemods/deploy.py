@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphmend.names import canonical
 from graphmend.targets import DEFAULT, DYNAMIC, EXPORT, STRICT, Target, spelled
+from graphmend.vocabulary import canonical
 
 if TYPE_CHECKING:
     from graphmend.runner import Cache

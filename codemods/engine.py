@@ -12,9 +12,10 @@ from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, MetadataWrapper
 
 from graphmend import suppressions
+from graphmend.finding import Edit, Finding, Import
 from graphmend.imports import add_imports
 from graphmend.names import ModuleBindings, QualifiedNames, resolve_scopes
-from graphmend.rule import Edit, FileContext, Finding, Import, Report, Rule, visitor_names
+from graphmend.rule import FileContext, Report, Rule, visitor_names
 from graphmend.scopes import find_graph_code
 from graphmend.tree import visit_batched
 

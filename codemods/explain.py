@@ -33,8 +33,8 @@ from graphmend import config as configuration
 from graphmend import engine
 from graphmend import session as sessions
 from graphmend.files import FileResult, WriteError, write_atomic
+from graphmend.finding import Finding
 from graphmend.messages import collapse
-from graphmend.rule import Finding
 from graphmend.rules import RULES
 from graphmend.targets import ALL
 

@@ -17,12 +17,13 @@ import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
-from graphmend import engine
 from graphmend.config import Settings
-from graphmend.rule import Finding, Rule
+from graphmend.finding import Finding
+
+if TYPE_CHECKING:
+    from graphmend.rule import Rule
 
 # Directories never walked into (explicit file arguments are still read).
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".nox",
@@ -241,6 +242,10 @@ def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bo
     error = syntax_error(shown, data)
     if error is not None:
         return FileResult(shown, original=data, error=error)
+    import libcst as cst  # here, not at the top: a run whose files all come from the cache never needs it
+
+    from graphmend import engine
+
     try:
         if not fix:
             findings = tuple(engine.check(data, shown, rules))

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 import libcst as cst
 
 from graphmend.calls import dotted_name
+from graphmend.finding import Import
 from graphmend.names import dotted
-from graphmend.rule import Import
 
 _FUTURE, _STDLIB, _THIRD_PARTY, _LOCAL = range(4)
 

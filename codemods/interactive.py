@@ -13,7 +13,7 @@ from rich.syntax import Syntax
 
 from graphmend import engine
 from graphmend.files import FileResult
-from graphmend.rule import Finding
+from graphmend.finding import Finding
 from graphmend.rules import RULES
 
 CHOICES = "[y]es / [n]o / [a]ll of this rule / [q]uit"

@@ -33,26 +33,9 @@ from libcst.metadata.scope_provider import (
 
 from graphmend.tree import leave_methods as _leave_methods
 from graphmend.tree import visited_children
+from graphmend.vocabulary import canonical  # noqa: F401  (re-exported: rules import it from here)
 
 _ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)
-
-# MindSpore re-exports the same object under several module paths; rules compare canonical names.
-_ALIASES: tuple[tuple[str, str], ...] = (
-    ("mindspore.common.tensor.Tensor", "mindspore.Tensor"),
-    ("mindspore.common.Tensor", "mindspore.Tensor"),
-    ("mindspore.common.parameter.Parameter", "mindspore.Parameter"),
-    ("mindspore.common.Parameter", "mindspore.Parameter"),
-    ("mindspore.common.dtype", "mindspore"),
-    ("mindspore.dtype", "mindspore"),
-    ("mindspore.common.api.jit", "mindspore.jit"),
-    ("mindspore.common.jit", "mindspore.jit"),
-    ("mindspore.common.api.ms_function", "mindspore.jit"),
-    ("mindspore.ms_function", "mindspore.jit"),
-    ("mindspore.nn.cell.Cell", "mindspore.nn.Cell"),
-    ("mindspore.ops.function", "mindspore.ops"),
-    ("mindspore.ops.functional", "mindspore.ops"),
-    ("mindspore.context", "mindspore"),
-)
 
 NUMPY_DTYPES = {
     "float16", "float32", "float64", "int8", "int16", "int32", "int64",
@@ -60,14 +43,6 @@ NUMPY_DTYPES = {
 }  # fmt: skip
 _NUMPY_DTYPE_ALIASES = {"double": "float64", "single": "float32", "half": "float16", "bool": "bool_"}
 _BUILTIN_DTYPES = {"builtins.float": "float64", "builtins.int": "int64", "builtins.bool": "bool_"}
-
-
-def canonical(name: str) -> str:
-    """The canonical spelling of a qualified name (`mindspore.common.dtype.float32` → `mindspore.float32`)."""
-    for alias, target in _ALIASES:
-        if name == alias or name.startswith(alias + "."):
-            return target + name[len(alias) :]
-    return name
 
 
 def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:

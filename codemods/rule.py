@@ -6,11 +6,12 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, Scope
 
+from graphmend.finding import Applicability, Edit, Import
 from graphmend.messages import Message
 from graphmend.names import ModuleBindings, imported_names
 from graphmend.positions import Positions
@@ -18,9 +19,6 @@ from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
 from graphmend.targets import Breaks
 from graphmend.tree import find, parent_map
 from graphmend.values import Values
-
-Applicability = Literal["safe", "unsafe"]
-Import = tuple[str, str | None]  # ("mindspore", "ops") → from mindspore import ops; ("mindspore", None) → import
 
 
 @dataclass(frozen=True)
@@ -42,38 +40,6 @@ class Report:
     node: cst.CSTNode
     message: str
     fix: Fix | None
-
-
-class Edit(NamedTuple):
-    """One text edit of a fix: replace the span (1-based lines and columns, end exclusive) with `content`."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    content: str
-
-
-@dataclass(frozen=True, order=True)
-class Finding:
-    """A finding as users see it: where, which rule, what to do, and the fix if there is one."""
-
-    path: str
-    line: int
-    column: int  # 1-based, like ruff and compilers
-    code: str
-    name: str
-    end_line: int
-    end_column: int
-    message: str
-    fix: Applicability | None = None
-    original: str = ""  # the source text the fix replaces
-    replacement: str | None = None  # the text it puts there
-    # every edit the fix makes, in source order: the replacement and the imports it adds (ruff's `fix.edits`)
-    edits: tuple[Edit, ...] = ()
-
-    def location(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
 
 
 @dataclass

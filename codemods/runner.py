@@ -25,8 +25,9 @@ from pathlib import Path
 
 import graphmend
 from graphmend.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
-from graphmend.rule import Edit, Finding
+from graphmend.finding import Edit, Finding
 from graphmend.rules import RULES
+from graphmend.rules import modules as rule_modules
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too,
 # and GM613 reads calls of `export(`.
@@ -100,7 +101,8 @@ def _execute(tasks: list[Task], jobs: int) -> Iterator[tuple[Task, FileResult]]:
     server = "forkserver" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if server else None)
     if server:
-        context.set_forkserver_preload(["graphmend.runner"])
+        # the analysis is imported once, by the server, not by each worker
+        context.set_forkserver_preload(["graphmend.runner", "graphmend.engine", *rule_modules()])
     pool, futures = None, {}
     try:
         with _safe_sys_path():

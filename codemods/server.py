@@ -38,8 +38,8 @@ from pygls.workspace import PositionCodec
 
 from graphmend import config, engine
 from graphmend.files import FileError, FileResult
+from graphmend.finding import Finding
 from graphmend.output.formats import printable
-from graphmend.rule import Finding
 from graphmend.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from graphmend.runner import Task, run_task
 from graphmend.suppressions import UNUSED_CODE, add_ignore, physical_lines

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from graphmend import config as configuration
 from graphmend import deploy
 from graphmend.files import FileError, FileResult, WriteError, read_source, select_files, too_large, write_atomic
-from graphmend.rules import RULES, select_rules
+from graphmend.rules import INDEX, select_codes
 from graphmend.runner import Cache, Task, execute, may_have_graph_code
 from graphmend.targets import Target
 
@@ -142,7 +142,7 @@ def open_stdin(filename: Path, data: bytes, options: Options, fix: bool) -> Sess
 
 def _codes(selected, ignored, targets: frozenset[Target]) -> tuple[str, ...]:
     """The rules selected whose pattern breaks under at least one of `targets` (its BREAKS)."""
-    return tuple(rule.CODE for rule in select_rules(selected, ignored) if rule.BREAKS.applies(targets))
+    return tuple(code for code in select_codes(selected, ignored) if INDEX[code].BREAKS.applies(targets))
 
 
 def _target(settings: configuration.Settings, options: Options, files, cache: Cache | None = None) -> deploy.Choice:
@@ -159,10 +159,10 @@ def _choices(settings: configuration.Settings, options: Options):
     selected = list(options.select) if options.select else (
         list(settings.select) if settings.select is not None else None)  # fmt: skip
     if options.extend_select:
-        defaults = [rule.CODE for rule in RULES.values() if rule.DEFAULT]
+        defaults = [rule.CODE for rule in INDEX.values() if rule.DEFAULT]
         selected = [*(defaults if selected is None else selected), *options.extend_select]
     ignored = [*settings.ignore, *options.ignore]
-    select_rules(selected, ignored)  # validates the codes before any work
+    select_codes(selected, ignored)  # validates the codes before any work
     megabytes = settings.max_file_size if options.max_file_size is None else _megabytes(options.max_file_size)
     unsafe = settings.unsafe_fixes if options.unsafe is None else options.unsafe
     return selected, ignored, unsafe, megabytes

@@ -16,7 +16,7 @@ import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from graphmend.rule import Edit, Finding
+from graphmend.finding import Edit, Finding
 
 UNUSED_CODE = "GM000"
 UNUSED_NAME = "unused-suppression"

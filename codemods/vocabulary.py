@@ -128,3 +128,30 @@ HOST_BUILTINS = (
     "enumerate", "zip", "reversed", "sorted", "isinstance", "issubclass", "type", "hasattr", "callable",
     "id", "hash", "print", "format", "any", "all",
 )  # fmt: skip
+
+
+# MindSpore re-exports the same object under several module paths; rules compare canonical names.
+_ALIASES: tuple[tuple[str, str], ...] = (
+    ("mindspore.common.tensor.Tensor", "mindspore.Tensor"),
+    ("mindspore.common.Tensor", "mindspore.Tensor"),
+    ("mindspore.common.parameter.Parameter", "mindspore.Parameter"),
+    ("mindspore.common.Parameter", "mindspore.Parameter"),
+    ("mindspore.common.dtype", "mindspore"),
+    ("mindspore.dtype", "mindspore"),
+    ("mindspore.common.api.jit", "mindspore.jit"),
+    ("mindspore.common.jit", "mindspore.jit"),
+    ("mindspore.common.api.ms_function", "mindspore.jit"),
+    ("mindspore.ms_function", "mindspore.jit"),
+    ("mindspore.nn.cell.Cell", "mindspore.nn.Cell"),
+    ("mindspore.ops.function", "mindspore.ops"),
+    ("mindspore.ops.functional", "mindspore.ops"),
+    ("mindspore.context", "mindspore"),
+)
+
+
+def canonical(name: str) -> str:
+    """The canonical spelling of a qualified name (`mindspore.common.dtype.float32` → `mindspore.float32`)."""
+    for alias, target in _ALIASES:
+        if name == alias or name.startswith(alias + "."):
+            return target + name[len(alias) :]
+    return name

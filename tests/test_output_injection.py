@@ -17,8 +17,8 @@ import jsonschema
 import pytest
 from test_cli import gm
 
+from graphmend.finding import Finding
 from graphmend.output.formats import github, printable, text
-from graphmend.rule import Finding
 
 SOURCE = """\
 import numpy as np

@@ -9,8 +9,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePath
 from urllib.parse import quote
 
-from graphmend.rule import Edit, Finding
-from graphmend.rules import RULES
+from graphmend.finding import Edit, Finding
+from graphmend.rules import INDEX, RULES
 from graphmend.targets import Target
 
 # Characters that let a file name or a message forge lines or terminal sequences: C0 controls (\n, \r,
@@ -86,12 +86,12 @@ def _json_finding(f: Finding) -> dict:
 
 def _targets(code: str) -> list[str]:
     """The targets a finding of `code` is reported for (graphmend.targets)."""
-    return [t.value for t in RULES[code].BREAKS.targets]
+    return [t.value for t in INDEX[code].BREAKS.targets]
 
 
 def _breaks(code: str) -> dict:
     """A rule's `BREAKS`, structured: what the checks measured, what no check runs, and the human text."""
-    b = RULES[code].BREAKS
+    b = INDEX[code].BREAKS
     return {"measured": [t.value for t in Target if t in b.measured],
             "together": [t.value for t in Target if t in b.together], "silent": b.silent, "pynative": b.pynative,
             "text": str(b)}  # fmt: skip

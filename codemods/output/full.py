@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graphmend.finding import Finding
 from graphmend.output.formats import printable
-from graphmend.rule import Finding
 
 CONTEXT = 2  # lines of source shown before and after the span
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 
 from graphmend.files import FileResult
-from graphmend.rule import Finding
+from graphmend.finding import Finding
 from graphmend.rules import RULES, doc_sections
 from graphmend.targets import spelled
 from graphmend.verify import Report, render_json
