@@ -104,8 +104,9 @@ def select_files(
     # .gitignore prunes what a directory walk finds, like ruff: a file named on the command line is checked,
     # and so is everything under a named directory that is itself ignored (`graphmend check build/`)
     named = {absolute(p) for p in paths}
-    ignored_roots = {absolute(p) for p in _git_ignored([p for p in paths if p.is_dir()])}
-    ignored = _git_ignored(files)
+    directories = [p for p in paths if p.is_dir()]
+    ignored = _git_ignored([*directories, *files])  # one git call per work tree for both
+    ignored_roots = {absolute(p) for p in directories if p in ignored}
     files = [
         f
         for f in files

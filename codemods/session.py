@@ -104,9 +104,12 @@ def open_session(paths: Sequence[Path], options: Options, fix: bool) -> Session:
             read.append((path, data))
     cache = Cache(settings.root / ".graphmend_cache") if options.cache else None
     choice = _target(settings, options, [(str(path), data) for path, data in read], cache)
-    tasks = []
+    tasks, known = [], {}  # most files share their ignores: their codes are worked out once
     for path, data in read:
-        codes = _codes(selected, [*ignored, *settings.ignored_for(path)], choice.targets)
+        ignores = (*ignored, *settings.ignored_for(path))
+        if ignores not in known:
+            known[ignores] = _codes(selected, ignores, choice.targets)
+        codes = known[ignores]
         tasks.append(Task(str(path), data, codes, fix, unsafe, int(megabytes * 1e6)))
     return Session(settings, unsafe, fix, tasks, errors, cache, options.jobs or auto_jobs(tasks),
                    _codes(selected, ignored, choice.targets), choice)  # fmt: skip
