@@ -57,10 +57,12 @@ What a run does:
   tree, and write no bytecode.
 - Reference: the original in PyNative, two calls of a fresh instance built under a fixed seed:
   outputs and every Parameter after each call. If the original fails in PyNative, the rewritten
-  version in PyNative is the reference, and the report says so. A second instance with the same
-  Parameters is called under another seed: if its outputs change, the Cell draws random numbers,
-  and only shapes and dtypes are compared ("values not compared: random"); a random draw that
-  repeats across calls where PyNative draws anew (frozen into the graph) still fails.
+  version in PyNative is the reference, and the report says so. When a check's values differ from
+  it, a second PyNative instance with the same Parameters is called under another seed (once per
+  reference, kept for the other checks): if its outputs change, the Cell draws random numbers, and
+  only shapes and dtypes are compared ("values not compared: random"); a training Dropout counts as
+  random without that call. A random draw that repeats across calls where PyNative draws anew
+  (frozen into the graph) still fails.
 - Checks (CHECKS), each on a fresh instance with the reference's starting Parameters, called twice
   with the same inputs so state leaking between calls shows as a wrong second call:
   graph (GRAPH_MODE, default syntax level), strict (jit_syntax_level=STRICT), dynamic (named

@@ -401,7 +401,10 @@ def _failure(reply: dict, where: _Paths) -> Failure | None:
 def _reference(outcome: Outcome, where: _Paths) -> Reference:
     chosen = outcome.reference_version
     failures = tuple((v, _failure(r, where)) for v, r in outcome.references.items() if r["status"] != "pass")
-    random = bool(chosen and outcome.references[chosen].get("random"))
+    # known at once for a training Dropout, else found out by a check whose values differed
+    random = bool(chosen and outcome.references[chosen].get("random")) or any(
+        reply.get("random") for reply in outcome.checks.values()
+    )
     return Reference(chosen, random, failures)
 
 
