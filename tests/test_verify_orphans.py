@@ -84,13 +84,17 @@ def test_what_a_cell_detaches_is_killed_when_graphmend_itself_is_killed(project,
     env = dict(project.env, TMPDIR=str(temp))
     cli = subprocess.Popen([str(GRAPHMEND), *args], cwd=project.root, env=env, stdout=subprocess.DEVNULL)
     try:
-        # The first build has detached its two processes once it is recorded; the reference job then
-        # spins. The deadlines only bound a failure: a loaded machine may take minutes to get there.
+        # A build has detached its two processes once it is recorded; its job then spins. Both workers
+        # build the Cell (the rewritten version's makes its own PyNative run beside the reference), in an
+        # order the scheduler decides: whichever is recorded first is enough, and neither builds twice.
+        # The deadlines only bound a failure: a loaded machine may take minutes to get there.
         deadline = time.monotonic() + 300
         while not project.started() and time.monotonic() < deadline:
             assert cli.poll() is None
             time.sleep(0.2)
-        assert cli.poll() is None and project.started() == {"work-before": 1}
+        started = project.started()
+        assert cli.poll() is None and started, "no build started"
+        assert set(started) <= {"work-before", "work-after"} and set(started.values()) == {1}, started
     finally:
         cli.kill()  # no chance to clean up: the keepers must notice on their own
         cli.wait()
