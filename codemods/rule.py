@@ -146,10 +146,11 @@ class Rule(cst.BatchableCSTVisitor):
     ) -> None:
         fix = None
         if replacement is not None:
-            if _comments(target or node) - _comments(replacement):
+            dropped = _comments(target or node) - _comments(replacement)
+            if dropped:
                 # like ruff: a fix that would delete a comment is applied only when asked for
                 applicability = "unsafe"
-                message += " (the fix would drop a comment inside the expression)"
+                message += f" (the fix would drop the comment `{min(dropped)}`)"
             fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None), target)
         self.ctx.reports.append(Report(type(self), node, message, fix))
 

@@ -98,6 +98,8 @@ class BlockLocalVariable(Rule):
         if isinstance(statement, cst.If) and all(_decided_by_parser(t) for t in _tests(statement)):
             return []
         definite: set[str] | None = _definite([statement]) if isinstance(statement, cst.If) else set()
+        if definite is not None and isinstance(statement, cst.While):  # its test runs at least once
+            definite |= _always_bound(statement.test)
         found = []
         for name in dict.fromkeys(n for n, kind in events.events[span.start : span.end] if kind == "store"):
             if definite is None or name in definite or name in events.params or name in events.declared:
@@ -425,12 +427,15 @@ def _definite(statements) -> set[str] | None:
             for small in statement.body:
                 if isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue):
                     return None
+                if isinstance(small, cst.Assign | cst.AnnAssign | cst.Expr) and small.value is not None:
+                    bound |= _always_bound(small.value)
                 if isinstance(small, cst.Assign):
                     for target in small.targets:
                         bound |= _names_of(target.target)
                 elif isinstance(small, cst.AnnAssign) and small.value is not None:
                     bound |= _names_of(small.target)
         elif isinstance(statement, cst.If):
+            bound |= _always_bound(statement.test)
             body = _definite(_lines(statement.body))
             if isinstance(statement.orelse, cst.If):
                 orelse = _definite([statement.orelse])
@@ -456,6 +461,24 @@ def _definite(statements) -> set[str] | None:
             bound |= set.intersection(*falls) | final
         elif isinstance(statement, cst.FunctionDef | cst.ClassDef):
             bound.add(statement.name.value)
+    return bound
+
+
+def _always_bound(node: cst.CSTNode) -> set[str]:
+    """The names an expression binds with `:=` whenever it is evaluated: `if not isinstance(m := mask, dict):`
+    binds `m` on every path through the `if`. Not a walrus behind `and`/`or`, inside a conditional
+    expression's branches, a comprehension (it may run no iteration) or a lambda."""
+    if isinstance(node, cst.NamedExpr):
+        return _names_of(node.target) | _always_bound(node.value)
+    if isinstance(node, cst.BooleanOperation):
+        return _always_bound(node.left)
+    if isinstance(node, cst.IfExp):
+        return _always_bound(node.test)
+    if isinstance(node, cst.BaseComp | cst.Lambda):
+        return set()
+    bound: set[str] = set()
+    for child in node.children:
+        bound |= _always_bound(child)
     return bound
 
 

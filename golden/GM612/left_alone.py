@@ -85,3 +85,15 @@ class LoopInEachBranch(nn.Cell):
             for op in self.paths:
                 x_paths.append(op(x))
         return x_paths
+
+
+class WalrusInTheTest(nn.Cell):
+    """mindone's Olmo3/SmolLM3 models: the `if`'s own test binds the name with `:=`, so every path has it
+    (GM603 reports the walrus itself)."""
+
+    def construct(self, x, attention_mask=None):
+        if not isinstance(causal_mask_mapping := attention_mask, dict):
+            causal_mask_mapping = {"full_attention": x}
+        while (n := x.shape[0]) > 8:
+            x = x[: n // 2]
+        return causal_mask_mapping["full_attention"] * n

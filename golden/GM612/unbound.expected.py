@@ -103,3 +103,13 @@ class LayerDrop(nn.Cell):
             if output_attentions:
                 all_self_attentions = all_self_attentions + (layer_outputs[1],)
         return hidden_states, all_self_attentions
+
+
+class WalrusBehindAnd(nn.Cell):
+    """A walrus after `and` runs only when the left side is true: `m` is not bound on every path."""
+
+    def construct(self, x, mask=None):
+        m = None
+        if mask is not None and (m := mask.sum()) > 0:
+            x = x * 2
+        return x + m
