@@ -26,3 +26,22 @@ def outer(x):
         for _ in range(2):
             cells.append(x * i)
     return ops.stack(cells).sum(0)
+
+
+class Wrapped(nn.Cell):
+    """XLNet's outputs: a generator with two clauses in `tuple(...)`, reading the name it is assigned to."""
+
+    def construct(self, x):
+        hidden = ((x, x + 1), (x * 2,))
+        hidden_items = []
+        for hs in hidden:
+            for h in hs:
+                hidden_items.append(h.sum())
+        hidden = tuple(hidden_items)  # flattened
+        flat = []
+        for row in ((1, 2), (3,)):
+            if row:
+                for v in row:
+                    flat.append(v)
+        most = max(v for row in ((1, 2), (3,)) for v in row)  # not tuple/list: reported only
+        return hidden[0] + sum(flat) + most

@@ -19,3 +19,14 @@ class Pairs(nn.Cell):
 def outer(x):
     cells = [x * i for i in range(2) for _ in range(2)]
     return ops.stack(cells).sum(0)
+
+
+class Wrapped(nn.Cell):
+    """XLNet's outputs: a generator with two clauses in `tuple(...)`, reading the name it is assigned to."""
+
+    def construct(self, x):
+        hidden = ((x, x + 1), (x * 2,))
+        hidden = tuple(h.sum() for hs in hidden for h in hs)  # flattened
+        flat = list(v for row in ((1, 2), (3,)) if row for v in row)
+        most = max(v for row in ((1, 2), (3,)) for v in row)  # not tuple/list: reported only
+        return hidden[0] + sum(flat) + most
