@@ -1,6 +1,6 @@
 """How often the documented limits that have no rule appear in real model code: an `ast` scan of the
-`construct` methods of a source tree (default: bench/realcells/src, the seven wheels `make realcells`
-fetches). Nothing is imported or run.
+`construct` methods (row 33: whole classes) of a source tree (default: bench/realcells/src, the seven
+wheels `make realcells` fetches). Nothing is imported or run.
 
     .venv/bin/python bench/limits/prevalence.py [TREE]
 
@@ -73,15 +73,35 @@ def _module_parameters(tree: ast.Module) -> set[str]:
     return names
 
 
+def _duplicate_parameter_names(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
+    """Row 33: classes that give the same literal `name=` to Parameters held by two different attributes
+    (`self.a = Parameter(..., name="w")`, `self.b = Parameter(..., name="w")`): (class, line, name). The
+    same attribute bound in two branches (`if moe: self.weight = Parameter(..., name="weight") else: …`)
+    is one Parameter."""
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        holders: dict[str, str] = {}
+        for assign in (n for n in ast.walk(cls) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)):
+            func, call = assign.value.func, assign.value
+            if getattr(func, "id", None) != "Parameter" and getattr(func, "attr", None) != "Parameter":
+                continue
+            holder = ast.unparse(assign.targets[0])
+            for keyword in call.keywords:
+                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                    name = str(keyword.value.value)
+                    if holders.setdefault(name, holder) != holder:
+                        yield cls.name, call.lineno, name
+
+
 def _constructs(tree: ast.Module) -> Iterator[ast.FunctionDef]:
     for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
         yield from (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "construct")
 
 
 def scan(tree: Path) -> tuple[int, int, dict[str, list[str]], Counter]:
-    """Files read, construct methods, the places per row, and what row 7's `iter`/`next` calls iterate."""
+    """Files read, construct methods, the places per row, and what row 7's `iter`/`next` calls iterate.
+    Row 33 (duplicate Parameter names) is looked for in whole classes, not in construct."""
     files = constructs = 0
-    found: dict[str, list[str]] = {row: [] for row in PATTERNS}
+    found: dict[str, list[str]] = {row: [] for row in (*PATTERNS, "33")}
     iterated: Counter = Counter()
     for path in sorted(tree.rglob("*.py")):
         try:
@@ -90,6 +110,8 @@ def scan(tree: Path) -> tuple[int, int, dict[str, list[str]], Counter]:
             continue
         files += 1
         parameters = _module_parameters(module)
+        found["33"] += [f"{path.relative_to(tree)}:{line} ({cls}: '{name}')"
+                        for cls, line, name in _duplicate_parameter_names(module)]  # fmt: skip
         for construct in _constructs(module):
             constructs += 1
             for row, (_, matches) in PATTERNS.items():
@@ -108,7 +130,10 @@ def main() -> None:
     files, constructs, found, iterated = scan(tree)
     print(f"{tree}: {files} files, {constructs} construct methods")
     for row, places in found.items():
-        print(f"row {row:>2} {PATTERNS[row][0]}: in {len(places)} construct method(s)")
+        if row == "33":
+            print(f"row 33 two Parameters with the same literal `name=` in one class: {len(places)} place(s)")
+        else:
+            print(f"row {row:>2} {PATTERNS[row][0]}: in {len(places)} construct method(s)")
         for place in places[:3]:
             print(f"         {place}")
         if row == "7":

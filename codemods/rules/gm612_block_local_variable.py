@@ -97,8 +97,8 @@ class BlockLocalVariable(Rule):
         statement = span.node
         if isinstance(statement, cst.If) and all(_decided_by_parser(t) for t in _tests(statement)):
             return []
-        definite: set[str] | None = _definite([statement]) if isinstance(statement, cst.If) else set()
-        if definite is not None and isinstance(statement, cst.While):  # its test runs at least once
+        definite: set[str] | None = _definite([statement], events.walrus) if isinstance(statement, cst.If) else set()
+        if definite is not None and events.walrus and isinstance(statement, cst.While):  # its test runs once at least
             definite |= _always_bound(statement.test)
         found = []
         for name in dict.fromkeys(n for n, kind in events.events[span.start : span.end] if kind == "store"):
@@ -170,6 +170,7 @@ class _Events(cst.CSTVisitor):
     spans: list[_Span] = field(default_factory=list)  # the `if` chains and loops, outermost first
     params: set[str] = field(default_factory=set)
     declared: set[str] = field(default_factory=set)  # global / nonlocal
+    walrus: bool = False  # an assignment expression anywhere in the function
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -235,6 +236,7 @@ class _Events(cst.CSTVisitor):
         return False
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
+        self.walrus = True
         node.value.visit(self)
         self._store(node.target)
         return False
@@ -373,7 +375,7 @@ def _first_use_after(name: str, span: _Span, events: _Events) -> str | None:
             return kind
         outer = min(later, key=lambda s: (s.start, -s.end))
         if isinstance(outer.node, cst.If):
-            definite = _definite([outer.node])
+            definite = _definite([outer.node], events.walrus)
             if definite is None or name in definite:
                 return kind
         # bound on some paths of a later block: its own reads after the store have it (a loop variable
@@ -419,15 +421,16 @@ def _decided_by_parser(test: cst.BaseExpression) -> bool:
     return False
 
 
-def _definite(statements) -> set[str] | None:
-    """The names every path through `statements` binds; None: no path falls through (all return/raise)."""
+def _definite(statements, walrus: bool = False) -> set[str] | None:
+    """The names every path through `statements` binds; None: no path falls through (all return/raise).
+    `walrus`: the function has an assignment expression somewhere (most have none, and looking is a walk)."""
     bound: set[str] = set()
     for statement in statements:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue):
                     return None
-                if isinstance(small, cst.Assign | cst.AnnAssign | cst.Expr) and small.value is not None:
+                if walrus and isinstance(small, cst.Assign | cst.AnnAssign | cst.Expr) and small.value is not None:
                     bound |= _always_bound(small.value)
                 if isinstance(small, cst.Assign):
                     for target in small.targets:
@@ -435,27 +438,29 @@ def _definite(statements) -> set[str] | None:
                 elif isinstance(small, cst.AnnAssign) and small.value is not None:
                     bound |= _names_of(small.target)
         elif isinstance(statement, cst.If):
-            bound |= _always_bound(statement.test)
-            body = _definite(_lines(statement.body))
+            if walrus:
+                bound |= _always_bound(statement.test)
+            body = _definite(_lines(statement.body), walrus)
             if isinstance(statement.orelse, cst.If):
-                orelse = _definite([statement.orelse])
+                orelse = _definite([statement.orelse], walrus)
             elif isinstance(statement.orelse, cst.Else):
-                orelse = _definite(_lines(statement.orelse.body))
+                orelse = _definite(_lines(statement.orelse.body), walrus)
             else:
                 orelse = set()
             if body is None and orelse is None:
                 return None
             bound |= orelse if body is None else body if orelse is None else body & orelse
         elif isinstance(statement, cst.With):
-            inner = _definite(_lines(statement.body))
+            inner = _definite(_lines(statement.body), walrus)
             if inner is None:
                 return None
             bound |= inner
         elif isinstance(statement, cst.Try):
-            paths = [_definite([*_lines(statement.body), *(_lines(statement.orelse.body) if statement.orelse else [])])]
-            paths += [_definite(_lines(handler.body)) for handler in statement.handlers]
+            orelse = _lines(statement.orelse.body) if statement.orelse else []
+            paths = [_definite([*_lines(statement.body), *orelse], walrus)]
+            paths += [_definite(_lines(handler.body), walrus) for handler in statement.handlers]
             falls = [p for p in paths if p is not None]
-            final = _definite(_lines(statement.finalbody.body)) if statement.finalbody else set()
+            final = _definite(_lines(statement.finalbody.body), walrus) if statement.finalbody else set()
             if not falls or final is None:
                 return None
             bound |= set.intersection(*falls) | final

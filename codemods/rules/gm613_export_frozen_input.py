@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend.deploy import EXPORTS
-from graphmend.rule import Rule
+from graphmend.rule import FileContext, Rule
 from graphmend.targets import EXPORT, breaks
 
 
@@ -44,8 +44,15 @@ class ExportFrozenInput(Rule):
     FIX = "unsafe"
     VISITS = "module"
 
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        # every spelling of `mindspore.export` names it in the file: an import (`from mindspore import
+        # export as save`) or an attribute (`ms.export`); most files have neither, and resolving each
+        # call's name was most of this rule's cost
+        self._may_export = "export" in ctx.source
+
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.ctx.names(node.func) & EXPORTS:
+        if not self._may_export or not self.ctx.names(node.func) & EXPORTS:
             return
         for position, argument in enumerate(node.args):
             if argument.keyword is not None or argument.star:
