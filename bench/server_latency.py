@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import sys
@@ -67,7 +68,7 @@ def generated(directory: Path, lines: int = 3000) -> Path:
     return path
 
 
-async def measure(path: Path, edits: int) -> list[float]:
+async def measure(path: Path, edits: int) -> tuple[list[float], int | None]:
     text = path.read_text(encoding="utf-8")
     client = LanguageClient("latency", "1")
     arrived: dict[int, float] = {}
@@ -107,10 +108,20 @@ async def measure(path: Path, edits: int) -> list[float]:
         latency, count = await until(version, lambda p=params: client.text_document_did_change(p))
         latencies.append(latency)
         print(f"  didChange v{version} → {count} diagnostics in {latency:.2f} s")
+    peak = _peak_kb(client._server.pid) if client._server else None  # pygls keeps the process there
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return latencies
+    return latencies, peak
+
+
+def _peak_kb(pid: int) -> int | None:
+    """The process's peak resident memory so far (Linux's VmHWM), in kB; None elsewhere."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), None)
 
 
 def _replace_line(text: str, line: int, new: str) -> str:
@@ -119,16 +130,22 @@ def _replace_line(text: str, line: int, new: str) -> str:
     return "\n".join(lines)
 
 
-def analysis_cpu(path: Path, runs: int = 3) -> list[float]:
-    """check_buffer alone, in this process: CPU seconds per run (distinct texts, so nothing is cached)."""
+def analysis_cpu(path: Path, runs: int = 3, collector: bool = True) -> list[float]:
+    """check_buffer alone, in this process: CPU seconds per run (distinct texts, so nothing is cached).
+    Without `collector`, as the server runs it: the cyclic garbage collector off during the analysis and
+    run after it (not timed: the server does it after publishing)."""
     text = path.read_text(encoding="utf-8")
     codes = tuple(rule.CODE for rule in select_rules())
     times = []
     for n in range(runs):
         buffer = Buffer("file:///x.py", n, text + f"\n# run {n}\n", str(path), codes)
+        if not collector:
+            gc.disable()
         start = time.process_time()
         check_buffer(buffer)
         times.append(time.process_time() - start)
+        gc.enable()
+        gc.collect()
     _run.cache_clear()
     return times
 
@@ -140,10 +157,13 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         path = args.file or generated(Path(scratch))
-        latencies = asyncio.run(measure(path, args.edits))
+        latencies, peak = asyncio.run(measure(path, args.edits))
         cpu = analysis_cpu(path)
+        paused = analysis_cpu(path, collector=False)
+    memory = f"; server's peak memory {peak / 1024:.0f} MB" if peak else ""
     print(f"after a change: median {statistics.median(latencies):.2f} s, max {max(latencies):.2f} s "
-          f"(debounce {DEBOUNCE_SECONDS} s included); check_buffer alone {statistics.median(cpu):.2f} s CPU; "
+          f"(debounce {DEBOUNCE_SECONDS} s included); check_buffer alone {statistics.median(cpu):.2f} s CPU, "
+          f"{statistics.median(paused):.2f} s with the collector paused as the server does{memory}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
 
 

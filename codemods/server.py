@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import inspect
 import io
 import os
@@ -293,10 +294,36 @@ class GraphmendServer(LanguageServer):
         self.published: dict[str, Published] = {}
         self.settings_cache: dict[tuple, config.Settings | str] = {}
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="graphmend-analysis")
+        self.frozen = False  # whether the objects alive after the first analysis are out of the collector's way
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """`function` on the analysis thread: one analysis at a time, and the event loop stays free."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
+        """`function` on the analysis thread: one analysis at a time, and the event loop stays free.
+
+        The cyclic garbage collector does not run during it: libcst's scope objects hold the whole tree in
+        reference cycles, so collections kept starting while the tree was built and walked (a fifth of the
+        analysis of a large file). The garbage is collected once, on the analysis thread, after what the
+        caller does next without waiting (publishing the diagnostics): off the time the editor waits."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pool, _without_collector, function, *args)
+        finally:
+            loop.call_soon(self._collect_soon)  # after the rest of the caller's step: the publish first
+
+    def _collect_soon(self) -> None:
+        try:
+            self.pool.submit(self._collect)
+        except RuntimeError:  # shut down: nothing more to analyse
+            gc.enable()
+
+    def _collect(self) -> None:
+        """On the analysis thread, between analyses: the garbage of the last one, then the collector back on.
+        The first time, what survives it (the modules, classes and rules the server keeps for its life) is
+        frozen, so later collections do not walk it again."""
+        gc.collect()
+        if not self.frozen:
+            gc.freeze()
+            self.frozen = True
+        gc.enable()
 
     def schedule(self, uri: str, delay: float) -> None:
         """Diagnose `uri` after `delay` seconds, replacing a diagnosis still waiting for it."""
@@ -374,6 +401,12 @@ class GraphmendServer(LanguageServer):
             document = lsp.OptionalVersionedTextDocumentIdentifier(uri=buffer.uri, version=buffer.version)
             return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=document, edits=edits)])
         return lsp.WorkspaceEdit(changes={buffer.uri: edits})
+
+
+def _without_collector(function: Callable[..., T], *args: Any) -> T:
+    """`function` with the cyclic collector off; `GraphmendServer._collect`, queued behind it, turns it back on."""
+    gc.disable()
+    return function(*args)
 
 
 def _with_settings(buffer: Buffer, settings: config.Settings, path: Path | None) -> Buffer:
