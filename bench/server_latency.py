@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from graphmend.rules import select_rules  # noqa: E402
-from graphmend.server import DEBOUNCE_SECONDS, Buffer, _run, check_buffer  # noqa: E402
+from graphmend.server import DEBOUNCE_SECONDS, REPARSERS, Buffer, _run, check_buffer  # noqa: E402
 
 CELL = '''
 
@@ -130,15 +130,20 @@ def _replace_line(text: str, line: int, new: str) -> str:
     return "\n".join(lines)
 
 
-def analysis_cpu(path: Path, runs: int = 3, collector: bool = True) -> list[float]:
+def analysis_cpu(path: Path, runs: int = 3, collector: bool = True, edits: bool = False) -> list[float]:
     """check_buffer alone, in this process: CPU seconds per run (distinct texts, so nothing is cached).
     Without `collector`, as the server runs it: the cyclic garbage collector off during the analysis and
-    run after it (not timed: the server does it after publishing)."""
+    run after it (not timed: the server does it after publishing). With `edits`, each text is the last one
+    with a comment added to a line in the middle, as in `measure` (the parse reuses the statements the edit
+    does not touch); otherwise a line is added at the end (the whole file is parsed)."""
     text = path.read_text(encoding="utf-8")
     codes = tuple(rule.CODE for rule in select_rules())
+    middle = text.count("\n") // 2
+    base = text.splitlines()[middle]
     times = []
-    for n in range(runs):
-        buffer = Buffer("file:///x.py", n, text + f"\n# run {n}\n", str(path), codes)
+    for n in range(runs + 1 if edits else runs):
+        changed = _replace_line(text, middle, f"{base}  # run {n}") if edits else text + f"\n# run {n}\n"
+        buffer = Buffer("file:///x.py", n, changed, str(path), codes)
         if not collector:
             gc.disable()
         start = time.process_time()
@@ -147,7 +152,8 @@ def analysis_cpu(path: Path, runs: int = 3, collector: bool = True) -> list[floa
         gc.enable()
         gc.collect()
     _run.cache_clear()
-    return times
+    REPARSERS.clear()
+    return times[1:] if edits else times  # the first of the edits is the open: a whole parse
 
 
 def main() -> None:
@@ -160,10 +166,12 @@ def main() -> None:
         latencies, peak = asyncio.run(measure(path, args.edits))
         cpu = analysis_cpu(path)
         paused = analysis_cpu(path, collector=False)
+        edited = analysis_cpu(path, runs=5, collector=False, edits=True)
     memory = f"; server's peak memory {peak / 1024:.0f} MB" if peak else ""
     print(f"after a change: median {statistics.median(latencies):.2f} s, max {max(latencies):.2f} s "
           f"(debounce {DEBOUNCE_SECONDS} s included); check_buffer alone {statistics.median(cpu):.2f} s CPU, "
-          f"{statistics.median(paused):.2f} s with the collector paused as the server does{memory}; "
+          f"{statistics.median(paused):.2f} s with the collector paused as the server does, "
+          f"{statistics.median(edited):.2f} s after a one-line edit as the server does it (parse reused){memory}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
 
 

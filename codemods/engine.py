@@ -78,8 +78,12 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]], text: st
     return ctx
 
 
-def check(source: str | bytes, path: str, rules: Sequence[type[Rule]]) -> list[Finding]:
-    module = parse(source)
+def check(
+    source: str | bytes, path: str, rules: Sequence[type[Rule]], parser: Callable[[str | bytes], cst.Module] = parse
+) -> list[Finding]:
+    """The findings of `rules` in `source`; `parser` gives the tree `parse` gives (the language server's
+    reuses the unchanged statements of the buffer's last version: graphmend.incremental)."""
+    module = parser(source)
     ctx = analyze(module, path, rules, _text(source, module))
     directives = suppressions.parse_directives(ctx.source)
     findings = [_finding(ctx, r) for r in _visible(ctx, directives)]

@@ -14,7 +14,7 @@ import stat
 import subprocess
 import tempfile
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +23,8 @@ from graphmend.config import Settings
 from graphmend.finding import Finding
 
 if TYPE_CHECKING:
+    import libcst
+
     from graphmend.rule import Rule
 
 # Directories never walked into (explicit file arguments are still read).
@@ -237,7 +239,14 @@ def _file_kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "special file")
 
 
-def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bool, unsafe: bool = False) -> FileResult:
+def process_source(
+    shown: str,
+    data: bytes,
+    rules: Sequence[type[Rule]],
+    fix: bool,
+    unsafe: bool = False,
+    parser: Callable[[bytes], libcst.Module] | None = None,
+) -> FileResult:
     # CPython's parser first: it is fast, its messages are the ones users know, and it refuses code
     # nested too deeply before libcst's parser would spend minutes on it
     error = syntax_error(shown, data)
@@ -249,7 +258,7 @@ def process_source(shown: str, data: bytes, rules: Sequence[type[Rule]], fix: bo
 
     try:
         if not fix:
-            findings = tuple(engine.check(data, shown, rules))
+            findings = tuple(engine.check(data, shown, rules, parser or engine.parse))
             return FileResult(shown, findings, original=data, encoding=_encoding(data))
         result = engine.fix(data, shown, rules, unsafe)
     except cst.ParserSyntaxError as exc:

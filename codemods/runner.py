@@ -18,16 +18,20 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import graphmend
 from graphmend.files import FileError, FileResult, process_alive, process_source, syntax_error, too_large
 from graphmend.finding import Edit, Finding
 from graphmend.rules import RULES
 from graphmend.rules import modules as rule_modules
+
+if TYPE_CHECKING:
+    import libcst
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too,
 # and GM613 reads calls of `export(`.
@@ -49,7 +53,8 @@ def may_have_graph_code(data: bytes) -> bool:
     return any(word in data for word in _GRAPH_WORDS)
 
 
-def run_task(task: Task) -> FileResult:
+def run_task(task: Task, parser: Callable[[bytes], libcst.Module] | None = None) -> FileResult:
+    """`task` done; `parser`, when given, parses the source for a check (see `engine.check`)."""
     if len(task.data) > task.max_bytes:
         return FileResult(task.path, original=task.data, error=too_large(task.path, len(task.data), task.max_bytes))
     if not may_have_graph_code(task.data):
@@ -57,7 +62,7 @@ def run_task(task: Task) -> FileResult:
         return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
     # the codes exactly: none left after ignores means no rule (select_rules would take none as the default)
     rules = [RULES[code] for code in task.codes]
-    return process_source(task.path, task.data, rules, task.fix, task.unsafe)
+    return process_source(task.path, task.data, rules, task.fix, task.unsafe, parser)
 
 
 def run(tasks: Sequence[Task], jobs: int = 1, cache: Cache | None = None) -> list[FileResult]:

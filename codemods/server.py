@@ -40,6 +40,7 @@ from pygls.workspace import PositionCodec
 from graphmend import config, engine
 from graphmend.files import FileError, FileResult
 from graphmend.finding import Finding
+from graphmend.incremental import Reparser
 from graphmend.output.formats import printable
 from graphmend.rules import RULES, UnknownRule, doc_sections, rule_page, select_rules
 from graphmend.runner import Task, run_task
@@ -137,7 +138,13 @@ def ignore_one(buffer: Buffer, key: tuple) -> str | None:
 # Results by content: the code actions that follow a diagnosis ask about the same text.
 @functools.lru_cache(maxsize=8)
 def _run(path: str, data: bytes, codes: tuple[str, ...], fix: bool, unsafe: bool, max_bytes: int) -> FileResult:
-    return run_task(Task(path, data, codes, fix, unsafe, max_bytes))
+    # a check parses again only the statements an edit touched since the file's last check (the same tree)
+    parser = None if fix else REPARSERS.setdefault(path, Reparser()).parse
+    return run_task(Task(path, data, codes, fix, unsafe, max_bytes), parser)
+
+
+# The last version of each open document checked, by path, for the next check to reuse (analysis thread only).
+REPARSERS: dict[str, Reparser] = {}
 
 
 def _key(finding: Finding) -> tuple:
@@ -361,6 +368,10 @@ class GraphmendServer(LanguageServer):
         if waiting is not None:
             waiting.cancel()
         self.published.pop(uri, None)
+        try:
+            self.pool.submit(REPARSERS.pop, _path(uri), None)  # on the analysis thread, which uses it
+        except RuntimeError:  # shut down
+            pass
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def buffer(self, uri: str) -> Buffer | None:
@@ -369,7 +380,7 @@ class GraphmendServer(LanguageServer):
         if document is None:
             return None
         path = to_fs_path(uri) if uri.startswith("file:") else None
-        buffer = Buffer(uri, document.version, document.source, path or uri)
+        buffer = Buffer(uri, document.version, document.source, _path(uri))
         if path is None:  # an unsaved buffer belongs to no project: defaults
             return _with_settings(buffer, config.Settings(root=Path.cwd()), None)
         settings = self.settings(Path(path))
@@ -401,6 +412,11 @@ class GraphmendServer(LanguageServer):
             document = lsp.OptionalVersionedTextDocumentIdentifier(uri=buffer.uri, version=buffer.version)
             return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=document, edits=edits)])
         return lsp.WorkspaceEdit(changes={buffer.uri: edits})
+
+
+def _path(uri: str) -> str:
+    """A document's path: its file's, or the URI of an unsaved buffer."""
+    return (to_fs_path(uri) if uri.startswith("file:") else None) or uri
 
 
 def _without_collector(function: Callable[..., T], *args: Any) -> T:

@@ -275,6 +275,35 @@ async def test_change_that_removes_the_problems_clears_the_diagnostics(client: C
     assert await change_document(client, uri, 3, whole(HOSTILE)) != []  # and back
 
 
+async def test_changes_in_the_middle_of_a_large_file_give_checks_findings(client: Client, tmp_path: Path) -> None:
+    # the server parses again only the statements an edit touches: what it shows is still `check`'s
+    head, _, cell = HOSTILE.partition("class Net")
+    text = head + "".join(f"class Net{n}{cell}\n\n" for n in range(8))
+    uri = uri_of(tmp_path / "many.py", text)
+
+    def expected(text: str) -> list[tuple]:
+        return [(f.code, f.line - 1, f.column - 1, f.message) for f in check_source(text, "many.py")]
+
+    def shown(diagnostics: list[lsp.Diagnostic]) -> list[tuple]:
+        return [(d.code, d.range.start.line, d.range.start.character, d.message) for d in diagnostics]
+
+    assert shown(await open_document(client, uri, text)) == expected(text)
+    lines = text.split("\n")
+    middle = next(i for i in range(len(lines) // 2, len(lines)) if "self.p.set_data(x)" in lines[i])
+    edits = [
+        lambda: lines.__setitem__(middle, lines[middle] + "  # a comment"),
+        lambda: lines.__setitem__(middle, lines[middle].replace("self.p.set_data(x)", "ops.assign(self.p, x)")),
+        lambda: lines.insert(middle, "        y = Tensor(np.ones(3))"),
+        lambda: lines.insert(middle, "# a comment at the margin"),
+        lambda: lines.__delitem__(middle),
+        lambda: lines.__setitem__(middle + 1, lines[middle + 1] + "  # graphmend: ignore[GM101]"),
+    ]
+    for version, edit in enumerate(edits, start=2):
+        edit()
+        text = "\n".join(lines)
+        assert shown(await change_document(client, uri, version, whole(text))) == expected(text), version
+
+
 async def test_save_diagnoses_and_close_clears(client: Client, tmp_path: Path) -> None:
     uri = uri_of(tmp_path / "net.py", HOSTILE)
     await open_document(client, uri, HOSTILE)
