@@ -134,8 +134,9 @@ def analysis_cpu(path: Path, runs: int = 3, collector: bool = True, edits: bool 
     """check_buffer alone, in this process: CPU seconds per run (distinct texts, so nothing is cached).
     Without `collector`, as the server runs it: the cyclic garbage collector off during the analysis and
     run after it (not timed: the server does it after publishing). With `edits`, each text is the last one
-    with a comment added to a line in the middle, as in `measure` (the parse reuses the statements the edit
-    does not touch); otherwise a line is added at the end (the whole file is parsed)."""
+    with a comment added to a line in the middle, as in `measure` (the parse, positions and parents reuse
+    the statements the edit does not touch); otherwise a line is added at the end (the whole file is
+    parsed)."""
     text = path.read_text(encoding="utf-8")
     codes = tuple(rule.CODE for rule in select_rules())
     middle = text.count("\n") // 2
@@ -171,7 +172,7 @@ def main() -> None:
     print(f"after a change: median {statistics.median(latencies):.2f} s, max {max(latencies):.2f} s "
           f"(debounce {DEBOUNCE_SECONDS} s included); check_buffer alone {statistics.median(cpu):.2f} s CPU, "
           f"{statistics.median(paused):.2f} s with the collector paused as the server does, "
-          f"{statistics.median(edited):.2f} s after a one-line edit as the server does it (parse reused){memory}; "
+          f"{statistics.median(edited):.2f} s after a one-line edit as the server does it (reusing the rest){memory}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
 
 

@@ -6,6 +6,7 @@ import bisect
 import difflib
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -18,6 +19,9 @@ from graphmend.names import ModuleBindings, QualifiedNames, resolve_scopes
 from graphmend.rule import FileContext, Report, Rule, visitor_names
 from graphmend.scopes import find_graph_code
 from graphmend.tree import visit_batched
+
+if TYPE_CHECKING:
+    from graphmend.incremental import Reparser
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
 MAX_PASSES = 10
@@ -46,9 +50,11 @@ def parse(source: str | bytes) -> cst.Module:
     return cst.parse_module(source)
 
 
-def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]], text: str | None = None) -> FileContext:
+def analyze(
+    module: cst.Module, path: str, rules: Sequence[type[Rule]], text: str | None = None, memo: Reparser | None = None
+) -> FileContext:
     """Run `rules` over the graph code of `module` (whose code is `text`, when the caller has it); the
-    reports land in the returned context."""
+    reports land in the returned context. `memo` keeps positions and parents per top-level statement."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = resolve_scopes(wrapper)
     qualified = QualifiedNames(scopes)
@@ -62,6 +68,7 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]], text: st
         graph_functions=graph.functions,
         cell_classes=graph.cells,
         text=text,
+        memo=memo,
     )
     visitors: dict[str, list[Rule]] = {"module": [], "cells": [], "graph": []}
     for rule in rules:
@@ -79,12 +86,13 @@ def analyze(module: cst.Module, path: str, rules: Sequence[type[Rule]], text: st
 
 
 def check(
-    source: str | bytes, path: str, rules: Sequence[type[Rule]], parser: Callable[[str | bytes], cst.Module] = parse
+    source: str | bytes, path: str, rules: Sequence[type[Rule]], incremental: Reparser | None = None
 ) -> list[Finding]:
-    """The findings of `rules` in `source`; `parser` gives the tree `parse` gives (the language server's
-    reuses the unchanged statements of the buffer's last version: graphmend.incremental)."""
-    module = parser(source)
-    ctx = analyze(module, path, rules, _text(source, module))
+    """The findings of `rules` in `source`. With `incremental` (the language server's, for one buffer), the
+    tree, positions and parents of the buffer's last version are reused where an edit left them as they
+    were: the same tree, positions and parents, so the same findings (graphmend.incremental)."""
+    module = incremental.parse(source) if incremental else parse(source)
+    ctx = analyze(module, path, rules, _text(source, module), incremental)
     directives = suppressions.parse_directives(ctx.source)
     findings = [_finding(ctx, r) for r in _visible(ctx, directives)]
     return suppressions.apply(findings, directives, path, {rule.CODE for rule in rules})

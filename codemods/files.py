@@ -14,7 +14,7 @@ import stat
 import subprocess
 import tempfile
 import tokenize
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,8 +23,7 @@ from graphmend.config import Settings
 from graphmend.finding import Finding
 
 if TYPE_CHECKING:
-    import libcst
-
+    from graphmend.incremental import Reparser
     from graphmend.rule import Rule
 
 # Directories never walked into (explicit file arguments are still read).
@@ -245,7 +244,7 @@ def process_source(
     rules: Sequence[type[Rule]],
     fix: bool,
     unsafe: bool = False,
-    parser: Callable[[bytes], libcst.Module] | None = None,
+    incremental: Reparser | None = None,
 ) -> FileResult:
     # CPython's parser first: it is fast, its messages are the ones users know, and it refuses code
     # nested too deeply before libcst's parser would spend minutes on it
@@ -258,7 +257,7 @@ def process_source(
 
     try:
         if not fix:
-            findings = tuple(engine.check(data, shown, rules, parser or engine.parse))
+            findings = tuple(engine.check(data, shown, rules, incremental))
             return FileResult(shown, findings, original=data, encoding=_encoding(data))
         result = engine.fix(data, shown, rules, unsafe)
     except cst.ParserSyntaxError as exc:

@@ -30,7 +30,8 @@ from libcst._nodes.internal import CodegenState
 from libcst._parser.detect_config import convert_to_utf8
 from libcst._parser.types.config import PartialParserConfig
 
-from graphmend.tree import children
+from graphmend.positions import Positions, Segment
+from graphmend.tree import children, parent_map
 
 _CONFIG = PartialParserConfig()
 _SUITES = (cst.BaseCompoundStatement, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)
@@ -52,6 +53,35 @@ class Reparser:
         self._module: cst.Module | None = None  # parsed whole, its statements' offsets not yet worked out
         self._text = ""
         self.reused = 0  # statements taken from the previous version by the last parse (for tests)
+        # per top-level statement of the last version analysed, by id (each holds its statement)
+        self._segments: dict[int, Segment] = {}  # its code generation, for positions
+        self._parents: dict[int, tuple[cst.BaseStatement, dict]] = {}  # the parents of the nodes under it
+        self._layout = ("", "")  # the default indent and newline those were printed with
+
+    def positions(self, module: cst.Module) -> Positions:
+        """`Positions(module)`, printing only the top-level statements not printed for the last version."""
+        if (module.default_indent, module.default_newline) != self._layout:
+            self._segments.clear()
+            self._layout = (module.default_indent, module.default_newline)
+        return Positions(module, self._segments)
+
+    def parents(self, module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
+        """`parent_map(module)`, walking only the top-level statements not walked for the last version."""
+        parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        kept = {}
+        statements = {id(statement) for statement in module.body}
+        for child in children(module):
+            parents[child] = module
+            if id(child) not in statements:  # a comment line of the header or footer
+                parents.update(parent_map(child))
+                continue
+            entry = self._parents.get(id(child))
+            if entry is None or entry[0] is not child:
+                entry = (child, parent_map(child))  # type: ignore[assignment]
+            kept[id(child)] = entry
+            parents.update(entry[1])
+        self._parents = kept  # type: ignore[assignment]
+        return parents
 
     def parse(self, source: str | bytes) -> cst.Module:
         encoding, text = convert_to_utf8(source, partial=_CONFIG)

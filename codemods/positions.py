@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -23,37 +24,105 @@ _NEWLINE = re.compile(r"\r\n?|\n")  # libcst's own
 
 
 class Positions(Mapping[cst.CSTNode, CodeRange]):
-    """The syntactic range of every node of `module` (PositionProvider's), keyed by node."""
+    """The syntactic range of every node of `module` (PositionProvider's), keyed by node.
 
-    def __init__(self, module: cst.Module) -> None:
+    With `statements` (kept by the caller from one version of a file to the next: graphmend.incremental),
+    each top-level statement's code generation is kept there and reused for the same statement object in
+    the next version's module: a top-level statement prints the same whatever comes before it (given the
+    module's default indent and newline), so its ranges are the ones kept, moved by where it now starts."""
+
+    def __init__(self, module: cst.Module, statements: dict[int, Segment] | None = None) -> None:
         state = _State(module.default_indent, module.default_newline)
-        module._codegen(state)
-        self._spans = state.spans  # id(node) → (start offset, end offset)
+        if statements is None:
+            module._codegen(state)
+            self._segments: list[tuple[int, Segment]] = []
+            self._owner: dict[int, int] = {}
+        else:
+            self._segments, self._owner = _codegen_by_statement(module, state, statements)
+        self._spans = state.spans  # id(node) → (start offset, end offset): the nodes printed here
         self._starts = state.starts  # id(node) → where its code starts, leading whitespace and lines included
         self._lines = state.line_starts
         self._module = module  # keeps every node alive, so no id is reused while this lives
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
-        start, end = self._spans[id(node)]
+        start, end = self._span(id(node))
         return CodeRange(self._position(start), self._position(end))
 
     def __contains__(self, node: object) -> bool:
-        return id(node) in self._spans
+        return id(node) in self._spans or id(node) in self._owner
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         raise TypeError("Positions is looked up by node, not iterated")
 
     def __len__(self) -> int:
-        return len(self._spans)
+        return len(self._spans) + len(self._owner)
 
     def code_offset(self, node: cst.CSTNode) -> int:
         """Where the code libcst prints for `node` (a statement's comments and blank lines before it
         included) starts in the module's code."""
-        return self._starts[id(node)]
+        key = id(node)
+        if key in self._starts:
+            return self._starts[key]
+        base, segment = self._segments[self._owner[key]]
+        return base + segment.starts[key]
+
+    def _span(self, key: int) -> tuple[int, int]:
+        if key in self._spans:
+            return self._spans[key]
+        base, segment = self._segments[self._owner[key]]
+        start, end = segment.spans[key]
+        return base + start, base + end
 
     def _position(self, offset: int) -> CodePosition:
         line = bisect.bisect_right(self._lines, offset) - 1
         return CodePosition(line + 1, offset - self._lines[line])
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One top-level statement printed alone: its nodes' ranges and the line starts in it, from its start."""
+
+    statement: cst.BaseStatement  # kept alive, so its id names it
+    spans: dict[int, tuple[int, int]]
+    starts: dict[int, int]
+    lines: list[int]
+    length: int
+
+
+def _codegen_by_statement(
+    module: cst.Module, state: _State, statements: dict[int, Segment]
+) -> tuple[list[tuple[int, Segment]], dict[int, int]]:
+    """`Module._codegen` into `state`, but each top-level statement printed on its own (or taken from
+    `statements`, which is left holding this module's statements only)."""
+    segments: list[tuple[int, Segment]] = []
+    state.before_codegen(module)
+    for line in module.header:
+        line._codegen(state)
+    kept = {}
+    for statement in module.body:
+        segment = statements.get(id(statement))
+        if segment is None or segment.statement is not statement:
+            alone = _State(module.default_indent, module.default_newline)
+            statement._codegen(alone)
+            segment = Segment(statement, alone.spans, alone.starts, alone.line_starts[1:], alone.offset)
+        kept[id(statement)] = segment
+        base = state.offset
+        segments.append((base, segment))
+        state.line_starts += (base + line for line in segment.lines)
+        state.offset += segment.length
+        if segment.length and not state.tokens:
+            state.tokens.append("")  # something was printed: Module._codegen_impl adds no newline
+    for line in module.footer:
+        line._codegen(state)
+    if module.has_trailing_newline and not state.tokens:
+        state.add_token(state.default_newline)
+    state.after_codegen(module)
+    statements.clear()
+    statements.update(kept)
+    owner: dict[int, int] = {}
+    for index, (_, segment) in enumerate(segments):
+        owner.update(dict.fromkeys(segment.spans, index))
+    return segments, owner
 
 
 class _Syntactic:

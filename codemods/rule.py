@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, Scope
@@ -19,6 +19,9 @@ from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
 from graphmend.targets import Breaks
 from graphmend.tree import find, parent_map
 from graphmend.values import Values
+
+if TYPE_CHECKING:
+    from graphmend.incremental import Reparser
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class FileContext:
     _self_assignments: dict[int, dict[str, list[SelfAssignment]]] = field(default_factory=dict)
 
     text: str | None = None  # the module's code, when the engine has it (libcst's code generation costs)
+    memo: Reparser | None = None  # the language server's: positions and parents per top-level statement
 
     @property
     def module(self) -> cst.Module:
@@ -74,11 +78,11 @@ class FileContext:
     # Positions and parents cost a pass over the whole file each: computed only when asked for.
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        return Positions(self.module)
+        return Positions(self.module) if self.memo is None else self.memo.positions(self.module)
 
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
-        return parent_map(self.module)
+        return parent_map(self.module) if self.memo is None else self.memo.parents(self.module)
 
     @cached_property
     def values(self) -> Values:

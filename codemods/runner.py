@@ -18,7 +18,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +31,7 @@ from graphmend.rules import RULES
 from graphmend.rules import modules as rule_modules
 
 if TYPE_CHECKING:
-    import libcst
+    from graphmend.incremental import Reparser
 
 # A graph scope needs a Cell (and its construct) or a jit decorator; suppression comments are read too,
 # and GM613 reads calls of `export(`.
@@ -53,8 +53,8 @@ def may_have_graph_code(data: bytes) -> bool:
     return any(word in data for word in _GRAPH_WORDS)
 
 
-def run_task(task: Task, parser: Callable[[bytes], libcst.Module] | None = None) -> FileResult:
-    """`task` done; `parser`, when given, parses the source for a check (see `engine.check`)."""
+def run_task(task: Task, incremental: Reparser | None = None) -> FileResult:
+    """`task` done; a check with `incremental` reuses what it kept of the file's last version (`engine.check`)."""
     if len(task.data) > task.max_bytes:
         return FileResult(task.path, original=task.data, error=too_large(task.path, len(task.data), task.max_bytes))
     if not may_have_graph_code(task.data):
@@ -62,7 +62,7 @@ def run_task(task: Task, parser: Callable[[bytes], libcst.Module] | None = None)
         return FileResult(task.path, original=task.data, error=syntax_error(task.path, task.data))
     # the codes exactly: none left after ignores means no rule (select_rules would take none as the default)
     rules = [RULES[code] for code in task.codes]
-    return process_source(task.path, task.data, rules, task.fix, task.unsafe, parser)
+    return process_source(task.path, task.data, rules, task.fix, task.unsafe, incremental)
 
 
 def run(tasks: Sequence[Task], jobs: int = 1, cache: Cache | None = None) -> list[FileResult]:

@@ -143,9 +143,10 @@ def ignore_one(buffer: Buffer, key: tuple) -> str | None:
 # Results by content: the code actions that follow a diagnosis ask about the same text.
 @functools.lru_cache(maxsize=8)
 def _run(path: str, data: bytes, codes: tuple[str, ...], fix: bool, unsafe: bool, max_bytes: int) -> FileResult:
-    # a check parses again only the statements an edit touched since the file's last check (the same tree)
-    parser = None if fix else REPARSERS.setdefault(path, Reparser()).parse
-    return run_task(Task(path, data, codes, fix, unsafe, max_bytes), parser)
+    # a check parses (and prints, for positions) only the statements an edit touched since the file's last
+    # check: the same tree and positions
+    incremental = None if fix else REPARSERS.setdefault(path, Reparser())
+    return run_task(Task(path, data, codes, fix, unsafe, max_bytes), incremental)
 
 
 # The last version of each open document checked, by path, for the next check to reuse (analysis thread only).

@@ -1,5 +1,6 @@
 """The language server's reparse (graphmend.incremental) gives the tree libcst gives for the whole text, node
-for node, and so the same findings: after edits of every kind (a comment, a blank line, a comment at odd
+for node, the positions and parents of the whole tree from what it keeps per statement, and so the same
+findings: after edits of every kind (a comment, a blank line, a comment at odd
 indentation, a deleted, duplicated or dedented line, a new statement or function, a changed character) all
 over the golden inputs, on layouts whose defaults libcst works out from the whole file, and on a file of many
 top-level classes, where most statements are reused."""
@@ -16,7 +17,9 @@ import pytest
 
 from graphmend import engine
 from graphmend.incremental import Reparser
+from graphmend.positions import Positions
 from graphmend.rules import select_rules
+from graphmend.tree import parent_map
 
 ROOT = Path(__file__).resolve().parents[1]
 INPUTS = sorted(p for p in (ROOT / "golden").rglob("*.py") if not p.name.endswith(".expected.py"))
@@ -103,7 +106,19 @@ def _assert_same_trees(source: str, places: int, newline: str = "\n") -> int:
             whole.encoding, whole.default_indent, whole.default_newline, whole.has_trailing_newline
         ), where  # fmt: skip
         spliced += reparser.reused > 0
+        _assert_same_positions_and_parents(reparser, again)
     return spliced
+
+
+def _assert_same_positions_and_parents(reparser: Reparser, module: cst.Module) -> None:
+    """What the reparser keeps per statement gives the positions and parents of the whole module's."""
+    parents = parent_map(module)
+    assert reparser.parents(module) == parents
+    whole, kept = Positions(module), reparser.positions(module)
+    assert len(kept) == len(whole) == len(parents) + 1
+    for node in [module, *parents]:
+        assert node in kept and kept[node] == whole[node], type(node).__name__
+        assert kept.code_offset(node) == whole.code_offset(node), type(node).__name__
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -125,12 +140,12 @@ def test_most_statements_of_a_large_file_are_reused_and_the_tree_is_the_same(new
 def test_the_findings_are_the_whole_parse_findings() -> None:
     rules = select_rules()
     reparser = Reparser()
-    assert engine.check(MANY.encode(), "many.py", rules, reparser.parse) == engine.check(MANY, "many.py", rules)
+    assert engine.check(MANY.encode(), "many.py", rules, reparser) == engine.check(MANY, "many.py", rules)
     spliced = 0
     for where, text in _edits(MANY, places=3):
         if _parses(text):
             data = text.encode()
-            assert engine.check(data, "many.py", rules, reparser.parse) == engine.check(data, "many.py", rules), where
+            assert engine.check(data, "many.py", rules, reparser) == engine.check(data, "many.py", rules), where
             spliced += reparser.reused > 0
     assert spliced > 10
 
