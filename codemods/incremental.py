@@ -1,4 +1,5 @@
-"""Parsing a buffer again after an edit: only the top-level statements around the change are parsed anew.
+"""Parsing a buffer again after an edit: only the top-level statements around the change are parsed anew,
+and only the new ones are printed (positions) and walked (parents).
 
 The language server analyses a buffer after every change, and libcst's parse of the whole file was a
 quarter of that analysis. libcst's nodes are immutable, so the top-level statements an edit does not touch
