@@ -135,8 +135,8 @@ def analysis_cpu(path: Path, runs: int = 3, collector: bool = True, edits: bool 
     Without `collector`, as the server runs it: the cyclic garbage collector off during the analysis and
     run after it (not timed: the server does it after publishing). With `edits`, each text is the last one
     with a comment added to a line in the middle, as in `measure` (the parse, positions and parents reuse
-    the statements the edit does not touch); otherwise a line is added at the end (the whole file is
-    parsed)."""
+    the statements the edit does not touch); otherwise a line is added at the end and the whole file is
+    parsed, as on opening it."""
     text = path.read_text(encoding="utf-8")
     codes = tuple(rule.CODE for rule in select_rules())
     middle = text.count("\n") // 2
@@ -145,6 +145,8 @@ def analysis_cpu(path: Path, runs: int = 3, collector: bool = True, edits: bool 
     for n in range(runs + 1 if edits else runs):
         changed = _replace_line(text, middle, f"{base}  # run {n}") if edits else text + f"\n# run {n}\n"
         buffer = Buffer("file:///x.py", n, changed, str(path), codes)
+        if not edits:
+            REPARSERS.clear()  # parsed whole: the analysis as on opening the file
         if not collector:
             gc.disable()
         start = time.process_time()

@@ -114,17 +114,20 @@ class Reparser:
         prefix = _common_prefix(old, text, same)
         suffix = _common_suffix(old, text, same - prefix)
         changed_end = len(old) - suffix  # the change is old[prefix:changed_end]
-        first = _chunk(starts, prefix)  # the statement where the change starts
+        # the statement where the change starts (one past the last: in the footer)
+        first = count if prefix >= starts[-1] else _chunk(starts, prefix)
         last_touched = _chunk(starts, max(changed_end - 1, prefix))
-        begin, end = first - 1, last_touched + 1  # one unchanged statement on either side
-        if first < 0 or last_touched < 0 or begin < 1 or end > count - 2:
-            return None  # in the header, the footer, or the first or last statements
+        to_end = max(changed_end - 1, prefix) >= starts[-1] or last_touched >= count - 2  # near or in the footer
+        begin, end = first - 1, count - 1 if to_end else last_touched + 1  # an unchanged statement on either side
+        if first < 0 or begin < 1 or (last_touched < 0 and not to_end):
+            return None  # in the header or the first statements
         if last.first_indent < 0 or last.first_indent >= begin:
             return None  # the default indent must be settled before the fragment
         if starts[begin] < _third_line(old):
             return None  # the lines a coding cookie may be on
         shift = len(text) - len(old)
-        fragment_start, fragment_end = starts[begin], starts[end + 1] + shift
+        # to the end of the file when the edit is in its last statements: the footer is the fragment's then
+        fragment_start, fragment_end = starts[begin], len(text) if to_end else starts[end + 1] + shift
         fragment = text[fragment_start:fragment_end]
         try:
             parsed = cst.parse_module(fragment)
@@ -132,19 +135,24 @@ class Reparser:
             return None
         module = last.module
         if (parsed.default_indent != module.default_indent or parsed.default_newline != module.default_newline
-                or parsed.footer or not parsed.has_trailing_newline or not parsed.body):  # fmt: skip
+                or (parsed.footer and not to_end) or not parsed.has_trailing_newline or not parsed.body):  # fmt: skip
             return None
         statements = list(parsed.body)
         if parsed.header:  # at the top of the fragment they are its header; in the file, its first statement's
             statements[0] = statements[0].with_changes(leading_lines=(*parsed.header, *statements[0].leading_lines))
-        lengths = _lengths(statements, module)
+        lengths = _lengths([*statements, *parsed.footer], module)
         if sum(lengths) != len(fragment):
             return None
-        spliced = module.with_changes(body=(*body[:begin], *statements, *body[end + 1 :]))
+        del lengths[len(statements) :]
+        if to_end:
+            spliced = module.with_changes(body=(*body[:begin], *statements), footer=parsed.footer)
+        else:
+            spliced = module.with_changes(body=(*body[:begin], *statements, *body[end + 1 :]))
         new_starts = [*starts[: begin + 1]]
         for length in lengths:
             new_starts.append(new_starts[-1] + length)
-        new_starts += (start + shift for start in starts[end + 2 :])
+        if not to_end:
+            new_starts += (start + shift for start in starts[end + 2 :])
         self._last = _Parsed(text, spliced, tuple(new_starts), last.first_indent)
         self.reused = count - (end + 1 - begin)
         return spliced
@@ -171,7 +179,7 @@ def _offsets(module: cst.Module, text: str) -> _Parsed | None:
     return _Parsed(text, module, tuple(starts), first_indent)
 
 
-def _lengths(statements: list[cst.BaseStatement], module: cst.Module) -> list[int]:
+def _lengths(statements: list[cst.CSTNode], module: cst.Module) -> list[int]:
     state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
     lengths = []
     for statement in statements:

@@ -60,6 +60,7 @@ EDITS: dict[str, Callable[[list[str], int], None]] = {
     "statement": lambda lines, i: lines.insert(i, _indent(lines[i]) + "y = np.zeros(3)"),
     "function": lambda lines, i: lines.insert(i, "def f(x):\n    return x\n"),
     "character": lambda lines, i: lines.__setitem__(i, lines[i][:3] + "z" + lines[i][3:]),
+    "at_the_end": lambda lines, i: lines.insert(len(lines) - 1 - i % 3, ["# tail", "z = 1", ""][i % 3]),
 }
 
 
