@@ -116,6 +116,7 @@ CELLS: dict[str, Cell | None] = {
     "GM609": Cell(_LIMITS + "gm609_in_tensor.py", "Contains", ("float32[B,4]{-2,3}",)),
     "GM610": Cell(_LIMITS + "gm610_classmethod_in_graph.py", "Scaled", ("float32[B,4]",)),
     "GM612": Cell(_LIMITS + "gm612_block_local_variable.py", "Blocks", ("float32[B,4]",)),
+    "GM614": Cell(_LIMITS + "gm614_duplicate_parameter_name.py", "Gates", ("float32[B,4]",), unsafe=True),
     "GM613": Cell(
         _LIMITS + "gm613_export_frozen_input.py",
         "Scaled",

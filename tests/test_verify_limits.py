@@ -21,7 +21,7 @@ from graphmend.verify import CHECKS, Report, Request
 from graphmend.verify.report import render_json
 
 REPO = Path(__file__).resolve().parents[1]
-CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610", "GM612")
+CODES = ("GM601", "GM602", "GM603", "GM604", "GM605", "GM606", "GM607", "GM608", "GM609", "GM610", "GM612", "GM614")
 FIXED = ("GM602", "GM603", "GM604", "GM605", "GM607", "GM610", "GM612")
 # the first line MindSpore 2.10 gives for each rule's construct, in every configuration
 ERRORS = {
@@ -99,6 +99,15 @@ def test_gm609_in_on_a_tensor_fails_strict_and_export_only_and_the_fix_passes_ev
     assert failing(report, "before") == {"strict", "export"}
     message = "the inputs should be constant, but found variable"
     assert all(message in p for p in problems(report, "before")), problems(report, "before")
+    assert failing(report, "after") == set(), problems(report, "after")
+
+
+def test_gm614_a_duplicate_parameter_name_fails_export_only_and_the_renamed_one_passes_everywhere(reports):
+    report, applied = reports["GM614"]
+    assert applied == 1  # the second `name="weight"`, renamed after its attribute
+    assert report.reference.version == "before" and not report.reference.random
+    assert failing(report, "before") == {"export"}
+    assert all("its name 'weight' already exists" in p for p in problems(report, "before")), problems(report, "before")
     assert failing(report, "after") == set(), problems(report, "after")
 
 
