@@ -433,7 +433,8 @@ class Worker:
         except BaseException as exc:
             raise JobError("export", time.perf_counter() - start) from exc
         try:
-            loaded = Exported(nn.GraphCell(ms.load(path + ".mindir")))
+            paths = {param.name: name for name, param in net.parameters_and_names()}
+            loaded = Exported(nn.GraphCell(ms.load(path + ".mindir")), paths)
         except BaseException as exc:
             raise JobError("load exported MindIR") from exc
         return loaded, time.perf_counter() - start
@@ -550,16 +551,19 @@ def import_module(name: str, path: str | None, package: str = ""):
 
 
 class Exported:
-    """A loaded MindIR takes only the tensor inputs: export baked the Python scalars in."""
+    """A loaded MindIR takes only the tensor inputs: export baked the Python scalars in. Its Parameters
+    carry their `name`s; `paths` gives each the path it had in the exported instance."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, paths: dict[str, str]):
         self.graph = graph
+        self.paths = paths
 
     def __call__(self, *inputs):
         return self.graph(*[x for x in inputs if isinstance(x, ms.Tensor)])
 
-    def parameters_dict(self):
-        return self.graph.parameters_dict()
+    def parameters_and_names(self):
+        for name, param in self.graph.parameters_dict().items():
+            yield self.paths.get(name, name), param
 
 
 # -- values --------------------------------------------------------------------------------------
@@ -717,12 +721,14 @@ def leaf(value) -> dict:
 
 
 def snapshot_params(net) -> dict:
-    return {name: leaf(param) for name, param in net.parameters_dict().items()}
+    """Every Parameter by its path in the instance (`block.dense.weight`), not by its `name`: two Parameters
+    given one `name=` are two here (GM614's original), and a fix that renames one still matches it."""
+    return {name: leaf(param) for name, param in net.parameters_and_names()}
 
 
 def load_params(net, saved: dict) -> None:
-    """Give the instance the reference's starting values, matched by Parameter name."""
-    for name, param in net.parameters_dict().items():
+    """Give the instance the reference's starting values, matched by Parameter path."""
+    for name, param in net.parameters_and_names():
         if name not in saved:
             continue
         array = saved[name]["array"]
