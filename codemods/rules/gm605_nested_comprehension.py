@@ -95,12 +95,12 @@ class NestedComprehension(Rule):
         line, wrapper = found
         target = line.body[0].targets[0].target.value  # type: ignore[attr-defined]
         if wrapper in (None, "list") and target not in names_in(node):
-            self.report(line, message + "; write nested loops that append", _loops(target, target, node, line))
+            self.report(line, message + "; write nested loops that append", _loops(target, node, line))
             return
         taken = set(self.values.index().bindings) | names_in(self.ctx.current.node if self.ctx.current else node)
         items = fresh_name(f"{target}_items", taken)
         value = cst.Call(cst.Name(wrapper or "list"), [cst.Arg(cst.Name(items))])
-        fix = _loops(items, target, node, line, value)
+        fix = _loops(items, node, line, value)
         then = f"`{target} = {wrapper or 'list'}(…)` of it"
         self.report(line, message + f"; build `{items}` with nested loops, then {then}", fix)
 
@@ -141,12 +141,12 @@ def _clauses(first: cst.CompFor) -> list[cst.CompFor]:
 
 def _loops(
     items: str,
-    target: str,
     node: cst.ListComp | cst.GeneratorExp,
     line: cst.SimpleStatementLine,
     value: cst.BaseExpression | None = None,
 ) -> cst.FlattenSentinel:
-    """`items = []`, the clauses as nested statements around `items.append(elt)`, then `target = value`."""
+    """`items = []`, the clauses as nested statements around `items.append(elt)`, then the line again with
+    `value` as what it assigns."""
     append = cst.Call(cst.Attribute(cst.Name(items), cst.Name("append")), [cst.Arg(node.elt)])
     inner: cst.BaseStatement = cst.SimpleStatementLine([cst.Expr(append)])
     for clause in reversed(_clauses(node.for_in)):
