@@ -83,28 +83,40 @@ def find(node: cst.CSTNode, *types: type[cst.CSTNode]) -> list:
     """`node` and every node under it that is one of `types`, in the order libcst visits them: what
     `libcst.matchers.findall(node, m.T1() | m.T2())` gives, without importing libcst.matchers (its
     thousands of generated classes take most of a cold start's second)."""
-    found: list[cst.CSTNode] = []
-
-    class _Collect(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            if isinstance(visited, types):
-                found.append(visited)
-            return True
-
-    node.visit(_Collect())
-    return found
+    collect = _Find(types)
+    node.visit(collect)
+    return collect.found
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
     """Every name spelled anywhere in `node` (reads, writes, attributes' heads, parameters)."""
-    found: set[str] = set()
+    collect = _Names()
+    node.visit(collect)
+    return collect.found
 
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
 
-    node.visit(_Collect())
-    return found
+# The visitors of `find` and `names_in` are classes of their own, defined once: the walk caches what it
+# learns per visitor class (`_calls`, `_hooks_of`), and a class made in each call was a new cache entry
+# holding, through its closure, every node it had found — a worker kept the trees of every file it checked.
+class _Find(cst.CSTVisitor):
+    def __init__(self, types: tuple[type[cst.CSTNode], ...]) -> None:
+        super().__init__()
+        self.types = types
+        self.found: list[cst.CSTNode] = []
+
+    def on_visit(self, visited: cst.CSTNode) -> bool:
+        if isinstance(visited, self.types):
+            self.found.append(visited)
+        return True
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[str] = set()
+
+    def visit_Name(self, name: cst.Name) -> None:
+        self.found.add(name.value)
 
 
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:

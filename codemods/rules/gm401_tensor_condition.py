@@ -419,22 +419,28 @@ def _returned(statement: cst.BaseStatement) -> cst.BaseExpression | None:
 
 def _reads(node: cst.CSTNode) -> set[str]:
     """Names an expression reads (not attribute names or keywords)."""
-    found: set[str] = set()
+    reads = _Reads()
+    node.visit(reads)
+    return reads.found
 
-    class Reads(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
 
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
-            return False
+class _Reads(cst.CSTVisitor):
+    """Defined once, not in each call: the walk caches per visitor class (graphmend.tree)."""
 
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[str] = set()
 
-    node.visit(Reads())
-    return found
+    def visit_Name(self, name: cst.Name) -> None:
+        self.found.add(name.value)
+
+    def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+        attribute.value.visit(self)
+        return False
+
+    def visit_Arg(self, arg: cst.Arg) -> bool:
+        arg.value.visit(self)
+        return False
 
 
 def _descendants(node: cst.CSTNode) -> list[cst.CSTNode]:
