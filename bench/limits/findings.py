@@ -1,4 +1,4 @@
-"""The documented-limits family (GM601-GM613) on the six-package corpus: counts per rule and package, and
+"""The documented-limits family (GM601-GM614) on the six-package corpus: counts per rule and package, and
 a fixed sample of findings to read by hand (docs/limits-corpus.md is what was read, and what was found).
 
 Runs `graphmend check --select GM6,GM611 --target export --no-cache --format json` over bench/corpus/src
@@ -41,7 +41,7 @@ def main() -> None:
     per_package: dict[str, Counter] = defaultdict(Counter)
     for f in family:
         per_package[f["code"]][_package(f["filename"])] += 1
-    print(f"{len(family)} findings of GM601-GM613 in {len({f['filename'] for f in family})} files")
+    print(f"{len(family)} findings of GM601-GM614 in {len({f['filename'] for f in family})} files")
     for code in sorted(per_rule):
         fixable = sum(1 for f in family if f["code"] == code and f.get("fix"))
         packages = ", ".join(f"{name} {n}" for name, n in per_package[code].most_common())

@@ -4,7 +4,7 @@ import libcst as cst
 
 from graphmend.builders import fresh_name
 from graphmend.messages import explains
-from graphmend.rule import Rule
+from graphmend.rule import FileContext, Rule
 from graphmend.scopes import is_self_attribute
 from graphmend.targets import EXPORT, breaks
 from graphmend.tree import find
@@ -52,7 +52,16 @@ class DuplicateParameterName(Rule):
     FIX = "unsafe"
     VISITS = "cells"
 
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        self._done: set[cst.ClassDef] = set()
+
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        # the engine walks each Cell class; a Cell class nested in another is met in both walks
+        if node not in self.ctx.cell_classes or node in self._done:
+            return False
+        self._done.add(node)
+        nested = {id(a) for inner in find(node.body, cst.ClassDef) for a in find(inner, cst.Assign)}
         deleted = {
             element.value.attr.value  # type: ignore[attr-defined]
             for statement in find(node, cst.Del)
@@ -63,6 +72,8 @@ class DuplicateParameterName(Rule):
         literals = set()
         found: list[tuple[cst.SimpleString, str, str]] = []
         for assign in find(node, cst.Assign):
+            if id(assign) in nested:  # a nested class's own attributes
+                continue
             named = self._named_parameter(assign)
             if named is None:
                 continue

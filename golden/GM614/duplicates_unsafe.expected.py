@@ -30,3 +30,24 @@ class Scales(nn.Cell):
 
     def construct(self, x):
         return x * self.a + self.b + self.w + self.c + self.d
+
+
+class Outer(nn.Cell):
+    """A Cell class nested in another: each class's names are its own, and each finding is reported once."""
+
+    class Inner(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(1.0), name="w")
+            self.q = Parameter(Tensor(2.0), name="q")
+
+        def construct(self, x):
+            return x * self.p + self.q
+
+    def __init__(self):
+        super().__init__()
+        self.inner = self.Inner()
+        self.w = Parameter(Tensor(3.0), name="w")
+
+    def construct(self, x):
+        return self.inner(x) * self.w
