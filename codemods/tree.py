@@ -62,6 +62,22 @@ class _NodeTypes(dict):
 _IS_NODE = _NodeTypes()
 
 
+class _Subclasses(dict):
+    """type → whether it is a subclass of `base`, learnt once per type (see `_NodeTypes`)."""
+
+    def __init__(self, base: type) -> None:
+        super().__init__()
+        self.base = base
+
+    def __missing__(self, kind: type) -> bool:
+        self[kind] = found = issubclass(kind, self.base)
+        return found
+
+
+_IS_EXPRESSION = _Subclasses(cst.BaseExpression)
+_IS_STATEMENT = _Subclasses((cst.BaseStatement, cst.BaseSmallStatement))
+
+
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     """The parent of every node under `root`: what libcst's ParentNodeProvider gives."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
@@ -93,6 +109,26 @@ def names_in(node: cst.CSTNode) -> set[str]:
     collect = _Names()
     node.visit(collect)
     return collect.found
+
+
+def statements(node: cst.CSTNode, into_classes: bool = True) -> list[cst.CSTNode]:
+    """`node` and every statement under it (compound, simple lines and small statements: `Assign`, `Del`…),
+    in libcst's order, without walking an expression (no statement is inside one): what `find(node,
+    <statement types>)` gives at a fraction of the cost. A class under `node` is listed, its body only with
+    `into_classes`."""
+    found: list[cst.CSTNode] = []
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        kind = type(current)
+        if _IS_EXPRESSION[kind]:
+            continue
+        if _IS_STATEMENT[kind]:
+            found.append(current)
+            if kind is cst.ClassDef and not into_classes and current is not node:
+                continue
+        todo.extend(reversed(visited_children(current)))
+    return found
 
 
 # The visitors of `find` and `names_in` are classes of their own, defined once: the walk caches what it

@@ -234,6 +234,18 @@ def test_a_batched_walk_skips_only_what_cannot_hold_what_is_asked(path: Path) ->
     assert fast == slow
 
 
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_statements_are_every_statement_in_libcsts_order(path: Path) -> None:
+    """`statements` skips expressions: it must still list what a full walk finds, in the same order; without
+    `into_classes` a class's own statements are what is left when its nested classes' are taken away."""
+    module = cst.parse_module(path.read_bytes())
+    kinds = (cst.BaseStatement, cst.BaseSmallStatement)
+    assert tree.statements(module) == tree.find(module, *kinds)
+    for cls in tree.find(module, cst.ClassDef):
+        nested = {id(n) for inner in tree.find(cls.body, cst.ClassDef) for n in tree.find(inner.body, *kinds)}
+        assert tree.statements(cls, into_classes=False) == [n for n in tree.find(cls, *kinds) if id(n) not in nested]
+
+
 def test_checking_files_again_keeps_no_more_of_them_alive():
     """A worker checks thousands of files: nothing of a checked file may stay reachable. `find` and
     `names_in` once made a visitor class per call, which the walk's per-class caches kept, with every node

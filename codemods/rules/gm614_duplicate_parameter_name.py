@@ -7,7 +7,7 @@ from graphmend.messages import explains
 from graphmend.rule import FileContext, Rule
 from graphmend.scopes import is_self_attribute
 from graphmend.targets import EXPORT, breaks
-from graphmend.tree import find
+from graphmend.tree import statements
 
 _PARAMETER = "mindspore.Parameter"
 
@@ -61,18 +61,20 @@ class DuplicateParameterName(Rule):
         if node not in self.ctx.cell_classes or node in self._done:
             return False
         self._done.add(node)
-        nested = {id(a) for inner in find(node.body, cst.ClassDef) for a in find(inner, cst.Assign)}
+        # its own statements: a nested class's are its own (`self` there is another object)
+        own = statements(node, into_classes=False)
         deleted = {
             element.value.attr.value  # type: ignore[attr-defined]
-            for statement in find(node, cst.Del)
+            for statement in own
+            if isinstance(statement, cst.Del)
             for element in _deleted(statement.target)
             if is_self_attribute(element.value)
         }
         holders: dict[str, str] = {}  # a literal name → the attribute that holds the first Parameter with it
         literals = set()
         found: list[tuple[cst.SimpleString, str, str]] = []
-        for assign in find(node, cst.Assign):
-            if id(assign) in nested:  # a nested class's own attributes
+        for assign in own:
+            if not isinstance(assign, cst.Assign):
                 continue
             named = self._named_parameter(assign)
             if named is None:
