@@ -17,7 +17,7 @@ from graphmend.names import ModuleBindings, imported_names
 from graphmend.positions import Positions
 from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
 from graphmend.targets import Breaks
-from graphmend.tree import find, parent_map
+from graphmend.tree import find, parent_map, statements
 from graphmend.values import Values
 
 if TYPE_CHECKING:
@@ -83,6 +83,22 @@ class FileContext:
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
         return parent_map(self.module) if self.memo is None else self.memo.parents(self.module)
+
+    @cached_property
+    def statements(self) -> list[cst.CSTNode]:
+        """Every statement of the module, in order: a walk that skips expressions, far cheaper than `parents`."""
+        return statements(self.module)
+
+    @cached_property
+    def single_assignments(self) -> dict[int, cst.BaseExpression | None]:
+        """id of `t` → `value`, for each `t = value` (one target) and `t: T = value` of the module."""
+        found: dict[int, cst.BaseExpression | None] = {}
+        for statement in self.statements:
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+                found[id(statement.targets[0].target)] = statement.value
+            elif isinstance(statement, cst.AnnAssign):
+                found[id(statement.target)] = statement.value
+        return found
 
     @cached_property
     def values(self) -> Values:

@@ -951,11 +951,4 @@ def _is_range(node: cst.CSTNode | None) -> bool:
 
 def assigned_value(ctx: FileContext, target: cst.CSTNode) -> cst.BaseExpression | None:
     """The value of `target = value` (a single target, no unpacking); None for any other binding."""
-    parent = ctx.parents.get(target)
-    if isinstance(parent, cst.AssignTarget):
-        statement = ctx.parents.get(parent)
-        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-            return statement.value
-    if isinstance(parent, cst.AnnAssign) and parent.target is target:
-        return parent.value
-    return None
+    return ctx.single_assignments.get(id(target))
