@@ -45,3 +45,32 @@ def test_a_fix_keeps_the_bom_and_the_encoding(head: str, encoding: str) -> None:
     assert result.applied and b"np.ones" not in result.output
     assert result.output.startswith(source[:3])
     assert result.output.decode(encoding).count(head.splitlines()[-1].lstrip("\ufeff")) == 1
+
+
+IMPORTS = [
+    frozenset({("mindspore", "ops")}),
+    frozenset({("mindspore", None), ("mindspore.mint", None)}),
+    frozenset({("mindspore", "Tensor"), ("numpy", None)}),
+]
+
+
+@pytest.mark.parametrize("source", [*INPUTS, *sorted(LAYOUTS)], ids=str)
+def test_import_edits_print_only_what_changes_and_give_libcsts_module(source) -> None:
+    """import_edits prints only the top-level statements an import changes and splices them into the text
+    (`_code_after`), and diffs only the lines between the common first and last ones: applied, its edits
+    still give the whole module libcst prints with the imports added."""
+    from graphmend.imports import add_imports
+
+    data = source.read_bytes() if isinstance(source, Path) else LAYOUTS[source]
+    module = cst.parse_module(data)
+    text = engine._text(data, module)
+    for imports in IMPORTS:
+        for new, join in ((True, False), (False, True)):
+            changed = add_imports(module, imports, new=new, join=join)
+            assert engine._code_after(module, changed, text) == changed.code
+        applied = engine.apply_edits(text, engine.import_edits(module, imports, text))
+        whole = add_imports(module, imports).code
+        if len(imports) == 1:
+            assert applied == whole
+        else:  # two new lines at one place come as two insertions there, in the order of the sections
+            assert sorted(applied.splitlines()) == sorted(whole.splitlines())
