@@ -248,12 +248,12 @@ class Values:
         assignment written before `before` (`inputs = new_inputs` after the loop that fills `new_inputs` is not
         an alias there)."""
         index = self.index()
-        here = self.ctx.positions[before].start
         aliases = []
 
         def earlier(binding: Binding, target: str) -> bool:
             if binding.kind != "value" or not _is_name(binding.node, target):
-                return False
+                return False  # decided without positions, which cost a printing of the whole file
+            here = self.ctx.positions[before].start
             start = self.ctx.positions[binding.node].start  # type: ignore[index]
             return (start.line, start.column) < (here.line, here.column)
 
