@@ -7,7 +7,6 @@ import difflib
 import operator
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -16,13 +15,11 @@ from libcst.metadata import CodeRange, MetadataWrapper
 from graphmend import suppressions
 from graphmend.finding import Edit, Finding, Import
 from graphmend.imports import add_imports
+from graphmend.incremental import Reparser
 from graphmend.names import ModuleBindings, QualifiedNames, resolve_scopes
 from graphmend.rule import FileContext, Report, Rule, visitor_names
 from graphmend.scopes import find_graph_code
 from graphmend.tree import visit_batched
-
-if TYPE_CHECKING:
-    from graphmend.incremental import Reparser
 
 # Each pass applies the fixes that do not overlap; nested ones land in the next pass.
 MAX_PASSES = 10
@@ -101,12 +98,15 @@ def check(
 
 def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: bool = False) -> FixResult:
     """Apply fixes until none is left to apply; raises FixError if a result would not parse."""
-    module = parse(source)
+    # one Reparser for all the passes: a pass parses again only the top-level statements its fixes changed,
+    # and prints (positions) and walks (parents) only those
+    memo = Reparser()
+    module = memo.parse(source)
     text = _text(source, module)
     applied: list[Finding] = []
     reproduces = True
     for _ in range(MAX_PASSES):
-        ctx = analyze(module, path, rules, text)
+        ctx = analyze(module, path, rules, text, memo)
         reports = _visible(ctx, suppressions.parse_directives(text))
         chosen = _non_overlapping(ctx, [r for r in reports if _applies(r, unsafe)])
         if not chosen:
@@ -114,9 +114,9 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
         if not applied:  # the first pass that changes something: is the source libcst's code?
             reproduces = module.bytes == source if isinstance(source, bytes) else module.code == source
         applied += (_finding(ctx, r) for r in chosen)
-        module, text = _reparse(_apply(ctx, chosen), path)
+        module, text = _reparse(_apply(ctx, chosen), path, memo, module, text)
     else:  # out of passes: report what is left in the last result
-        ctx = analyze(module, path, rules, text)
+        ctx = analyze(module, path, rules, text, memo)
     directives = suppressions.parse_directives(text)
     remaining = [_finding(ctx, r) for r in _visible(ctx, directives)]
     remaining = suppressions.apply(remaining, directives, path, {rule.CODE for rule in rules})
@@ -455,12 +455,17 @@ class _Replace(cst.CSTTransformer):
         return self.replacements.get(id(original_node), updated_node)
 
 
-def _reparse(module: cst.Module, path: str) -> tuple[cst.Module, str]:
-    """`module` parsed from its code, and that code (generated once)."""
-    text = module.code
+def _reparse(
+    module: cst.Module, path: str, memo: Reparser | None = None, old: cst.Module | None = None, old_text: str = ""
+) -> tuple[cst.Module, str]:
+    """`module` parsed from its code, and that code. With `old` (the module `module` was made from, whose code
+    is `old_text`) only the statements that changed are printed; with `memo` (which parsed `old`) only
+    they are parsed again."""
+    text = module.code if old is None else _code_after(old, module, old_text)
     try:
         compile(text, path, "exec", dont_inherit=True)
-        parsed = cst.parse_module(text.encode(module.encoding))
+        data = text.encode(module.encoding)
+        parsed = memo.parse(data) if memo is not None else cst.parse_module(data)
     except (SyntaxError, cst.ParserSyntaxError) as exc:
         raise FixError(f"{path}: a fix produced code that does not parse ({exc}); nothing written") from exc
     return parsed, text if _prints_back(text) else parsed.code

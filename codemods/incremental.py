@@ -103,9 +103,36 @@ class Reparser:
     def _previous(self) -> _Parsed | None:
         """The last version with its statements' offsets (worked out only when a next version comes)."""
         if self._last is None and self._module is not None:
-            self._last = _offsets(self._module, self._text)
+            self._last = self._kept_offsets(self._module, self._text) or _offsets(self._module, self._text)
             self._module, self._text = None, ""
         return self._last
+
+    def _kept_offsets(self, module: cst.Module, text: str) -> _Parsed | None:
+        """`_offsets` without printing the module, when `positions` printed each of its statements already
+        (`graphmend fix` asks for positions before it applies a fix, then parses the result)."""
+        if not module.has_trailing_newline or len(module.body) < 4:
+            return None
+        if (module.default_indent, module.default_newline) != self._layout:
+            return None
+        segments = []
+        for statement in module.body:
+            segment = self._segments.get(id(statement))
+            if segment is None or segment.statement is not statement:
+                return None
+            segments.append(segment)
+        layout = {"default_indent": module.default_indent, "default_newline": module.default_newline}
+        ends = [CodegenState(**layout), CodegenState(**layout)]
+        for line in module.header:
+            line._codegen(ends[0])
+        for line in module.footer:
+            line._codegen(ends[1])
+        starts = [sum(len(token) for token in ends[0].tokens)]
+        for segment in segments:
+            starts.append(starts[-1] + segment.length)
+        if starts[-1] + sum(len(token) for token in ends[1].tokens) != len(text):
+            return None
+        first_indent = next((i for i, statement in enumerate(module.body) if _indents(statement)), -1)
+        return _Parsed(text, module, tuple(starts), first_indent)
 
     def _splice(self, last: _Parsed, text: str) -> cst.Module | None:
         old, starts, body = last.text, last.starts, last.module.body
