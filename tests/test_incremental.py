@@ -174,3 +174,51 @@ def test_what_libcst_works_out_from_the_whole_file_is_kept(first: str) -> None:
         data = (first + edited).encode(encoding)
         if _parses(data.decode(encoding)):
             assert reparser.parse(data).deep_equals(cst.parse_module(data))
+
+
+_FILLER = b"# one\n# two\n\n\ndef _filler(a):\n    return a\n\n\n"
+
+
+class _WholeEveryTime(Reparser):
+    """A Reparser that parses, prints and walks the whole module every time: `fix` as it was before it kept
+    anything between its passes."""
+
+    def _splice(self, last, text):  # noqa: ANN001, ANN202
+        return None
+
+    def positions(self, module: cst.Module) -> Positions:
+        return Positions(module)
+
+    def parents(self, module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
+        return parent_map(module)
+
+
+def test_fix_between_passes_is_fix_with_whole_parses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fix` keeps the unchanged top-level statements between its passes (the fixed code spliced from the
+    statements that changed, the reparse and positions reusing the rest): on every golden case, safe and
+    unsafe, the output, the applied and the remaining findings (edits included) are those of whole
+    parses, and the reuse really happens on some of them."""
+    from test_golden import _rules
+
+    reused = []
+    original_parse = Reparser.parse
+
+    def counting(self, source):  # noqa: ANN001, ANN202
+        module = original_parse(self, source)
+        reused.append(self.reused)
+        return module
+
+    # each golden input as it is, and after a function with an indented block (a splice needs the file's
+    # indentation settled before the statements it parses again: golden files are a Cell after the imports)
+    sources = [(path, path.read_bytes()) for path in INPUTS]
+    sources += [(path, _FILLER + data) for path, data in sources if b"__future__" not in data]
+    fast = []
+    monkeypatch.setattr(Reparser, "parse", counting)
+    for path, data in sources:
+        for unsafe in (False, True):
+            fast.append(engine.fix(data, path.name, _rules(path), unsafe))
+    monkeypatch.setattr(engine, "Reparser", _WholeEveryTime)
+    monkeypatch.setattr(engine, "_code_after", lambda old, changed, text: changed.code)
+    slow = [engine.fix(data, path.name, _rules(path), unsafe) for path, data in sources for unsafe in (0, 1)]
+    assert fast == slow
+    assert sum(n > 0 for n in reused) >= 10, "no pass reused a statement: the fast path never ran"
