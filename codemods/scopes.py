@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from graphmend.names import imported_names
-from graphmend.tree import children, holding
+from graphmend.tree import children, holding, statements
 
 
 @dataclass(frozen=True)
@@ -269,9 +269,7 @@ def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
                 record(method, element.value, values[i].value if paired else UNKNOWN)
 
     for method in _methods(cls):
-        todo: list[cst.CSTNode] = [method.body]
-        while todo:
-            node = todo.pop()
+        for node in statements(method.body, into_classes=False):  # assignments are statements: no expression walked
             kind = type(node)  # not `isinstance`: see _Index._record
             if kind is cst.Assign:
                 for target in node.targets:
@@ -280,8 +278,6 @@ def self_assignments(cls: cst.ClassDef) -> dict[str, list[SelfAssignment]]:
                 record(method.name.value, node.target, node.value)
             elif kind is cst.AugAssign:
                 record(method.name.value, node.target, node)
-            if kind is not cst.ClassDef:
-                todo.extend(reversed(children(node)))
     return found
 
 
