@@ -114,7 +114,7 @@ def fix(source: str | bytes, path: str, rules: Sequence[type[Rule]], unsafe: boo
         if not applied:  # the first pass that changes something: is the source libcst's code?
             reproduces = module.bytes == source if isinstance(source, bytes) else module.code == source
         applied += (_finding(ctx, r) for r in chosen)
-        module, text = _reparse(_apply(ctx, chosen), path, memo, module, text)
+        module, text = _reparse(_apply(ctx, chosen), path, memo, module, text, ctx.positions.code_offset)
     else:  # out of passes: report what is left in the last result
         ctx = analyze(module, path, rules, text, memo)
     directives = suppressions.parse_directives(text)
@@ -305,10 +305,14 @@ def import_edits(module: cst.Module, imports: Set[Import], text: str | None = No
     return tuple(sorted((*inserted, *joined), key=lambda e: e[:4]))
 
 
-def _code_after(module: cst.Module, changed: cst.Module, text: str) -> str:
+def _code_after(
+    module: cst.Module, changed: cst.Module, text: str, offset: Callable[[cst.CSTNode], int] | None = None
+) -> str:
     """`changed.code`, where `changed` is `module` (whose code is `text`) with some top-level statements
     replaced or added (new imports): only the statements that are not `module`'s own objects are printed,
-    spliced into `text` (printing a large module twice per set of imports took a third of a second)."""
+    spliced into `text` (printing a large module twice per set of imports took a third of a second). With
+    `offset` (where a top-level statement of `module` starts in `text`: the positions `fix` printed), the
+    statements before and the replaced ones are not printed either."""
     old, new = module.body, changed.body
     same_ends = len(module.header) == len(changed.header) and all(map(operator.is_, module.header, changed.header))
     same_ends = same_ends and changed.footer is module.footer
@@ -322,11 +326,13 @@ def _code_after(module: cst.Module, changed: cst.Module, text: str) -> str:
         return text  # nothing to add
     if not same_ends or last == 0:
         return changed.code
+    now = "".join(changed.code_for_node(node) for node in new[first : len(new) - last])
+    if offset is not None:  # first <= len(old) - last < len(old): both statements exist
+        return text[: offset(old[first])] + now + text[offset(old[len(old) - last]) :]
     start = sum(len(module.code_for_node(node)) for node in (*module.header, *old[:first]))
     was = "".join(module.code_for_node(node) for node in old[first : len(old) - last])
     if text[start : start + len(was)] != was:
         return changed.code
-    now = "".join(changed.code_for_node(node) for node in new[first : len(new) - last])
     return text[:start] + now + text[start + len(was) :]
 
 
@@ -456,12 +462,17 @@ class _Replace(cst.CSTTransformer):
 
 
 def _reparse(
-    module: cst.Module, path: str, memo: Reparser | None = None, old: cst.Module | None = None, old_text: str = ""
+    module: cst.Module,
+    path: str,
+    memo: Reparser | None = None,
+    old: cst.Module | None = None,
+    old_text: str = "",
+    offset: Callable[[cst.CSTNode], int] | None = None,
 ) -> tuple[cst.Module, str]:
     """`module` parsed from its code, and that code. With `old` (the module `module` was made from, whose code
-    is `old_text`) only the statements that changed are printed; with `memo` (which parsed `old`) only
-    they are parsed again."""
-    text = module.code if old is None else _code_after(old, module, old_text)
+    is `old_text`, its statements at `offset`) only the statements that changed are printed; with `memo`
+    (which parsed `old`) only they are parsed again."""
+    text = module.code if old is None else _code_after(old, module, old_text, offset)
     try:
         compile(text, path, "exec", dont_inherit=True)
         data = text.encode(module.encoding)

@@ -218,7 +218,7 @@ def test_fix_between_passes_is_fix_with_whole_parses(monkeypatch: pytest.MonkeyP
         for unsafe in (False, True):
             fast.append(engine.fix(data, path.name, _rules(path), unsafe))
     monkeypatch.setattr(engine, "Reparser", _WholeEveryTime)
-    monkeypatch.setattr(engine, "_code_after", lambda old, changed, text: changed.code)
+    monkeypatch.setattr(engine, "_code_after", lambda old, changed, text, offset=None: changed.code)
     slow = [engine.fix(data, path.name, _rules(path), unsafe) for path, data in sources for unsafe in (0, 1)]
     assert fast == slow
     assert sum(n > 0 for n in reused) >= 10, "no pass reused a statement: the fast path never ran"
