@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from functools import cached_property
+
 import libcst as cst
 from libcst.metadata import Assignment
 
-from graphmend.rule import FileContext, Rule
+from graphmend.rule import Rule
 from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from graphmend.values import assigned_value
 
@@ -63,15 +65,10 @@ class ConstantAugAssign(Rule):
     NAME = "constant-augassign"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, silent=True, note="the constant drifts from call to call")
 
-    def __init__(self, ctx: FileContext) -> None:
-        super().__init__(ctx)
-        self._targets: set[int] | None = None
-
+    @cached_property
     def _augmented(self) -> set[int]:
         """The targets of the file's `+=`-like statements (a statement walk: no parent map needed)."""
-        if self._targets is None:
-            self._targets = {id(s.target) for s in self.ctx.statements if isinstance(s, cst.AugAssign)}
-        return self._targets
+        return {id(s.target) for s in self.ctx.statements if isinstance(s, cst.AugAssign)}
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         target = node.target
@@ -100,7 +97,7 @@ class ConstantAugAssign(Rule):
             if not isinstance(assignment, Assignment):
                 return None  # a global, an import, a class or a function of that name
             binding = assignment.node
-            if id(binding) in self._augmented():
+            if id(binding) in self._augmented:
                 continue
             value = assigned_value(self.ctx, binding)
             if value is None or _mutable(value) or self.values.is_host_numpy(value):
