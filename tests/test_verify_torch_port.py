@@ -1,4 +1,4 @@
-"""The PyTorch-port rules' fixes (GM501–GM510), proven with the verifier: real GRAPH_MODE compiles, no mocks.
+"""The PyTorch-port rules' fixes (GM501–GM511), proven with the verifier: real GRAPH_MODE compiles, no mocks.
 
 Each Cell under tests/verify_rules/torch_port/ is the hostile code; the version after is graphmend's own
 fix of it (`fix_source` with that rule alone). Each report is computed the first time a test reads it,
@@ -43,10 +43,11 @@ CASES = {
     "dropout_eval_fixed": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], False),
     "torch": ("gm510_torch_call", "GM510", "Block", ["float32[B,3,4,4]"], False),
     "torch_table": ("gm510_torch_call", "GM510", "EveryEntry", ["float32[B,3,4,4]"], False),
+    "einsum": ("gm511_einsum", "GM511", "Einsums", ["float32[B,3,4,5]"], False),
 }
 # the original fails in PyNative too: the rewritten version is the reference
 PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "device", "torch",
-                  "torch_table"}  # fmt: skip
+                  "torch_table", "einsum"}  # fmt: skip
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 

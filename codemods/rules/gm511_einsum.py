@@ -1,0 +1,284 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from graphmend.builders import atom, parenthesized
+from graphmend.messages import explains
+from graphmend.rule import Rule
+from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
+
+# `ops.einsum` under the names a file can reach it by (`from mindspore.ops import einsum` included)
+_EINSUM = frozenset(
+    {"mindspore.ops.einsum", "mindspore.ops.function.einsum", "mindspore.ops.function.math_func.einsum"}
+)
+
+
+class Einsum(Rule):
+    """`ops.einsum(equation, a, b)` → transposes, `ops.matmul` and broadcasting, which every backend runs.
+
+    What it does:
+        Finds `ops.einsum` calls in graph code whose equation is a string literal over one or two operands
+        and rewrites them into the same computation with ops that have kernels everywhere:
+        - one contracted index (`"bnqd,bnkd->bnqk"`, `"bhld,lrd->bhlr"`, `"ibh,hnd->ibnd"`): each operand
+          is transposed (and given size-1 axes with `None`) so that the index is the last axis of the first
+          and the second-to-last of the second, then `ops.matmul`, which broadcasts every other index;
+        - no contracted index (`"i,j->ij"`, `"blq,blk->blqk"`): the operands, aligned to the output's
+          axes, are multiplied (broadcasting); operands with the same indices, one of them contracted
+          (`"bnqk,bnqk->bnq"`), are multiplied and summed over it;
+        - one operand (`"ijbn->bnij"`, `"ij->j"`): a sum and an `ops.transpose`.
+        An index that only one operand has and the output lacks is summed over first. Equations with an
+        ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
+        than two operands, or an equation that is not a literal are reported without a fix, with what to
+        write instead. `mint.einsum` is not reported: GRAPH, STRICT and a dynamic batch compile it on
+        CPU (measured on 2.10; only PyNative rejects it there, "einsum only supports Ascend").
+
+    Why it breaks graph mode:
+        `ops.einsum` is the `Einsum` primitive, whose only kernel is on GPU (its docstring: "Supported
+        Platforms: GPU"). Measured on MindSpore 2.10 (CPU), `ops.einsum("i,j->ij", a, b)` fails in
+        PyNative, GRAPH, STRICT, a dynamic batch and export alike: "Kernel select failed: Unsupported op
+        [Einsum] on CPU" (tests/verify_rules/torch_port/gm511_einsum.py). PyTorch ports keep `einsum`
+        from `torch.einsum`; mindnlp 0.3.1 replaces `ops.einsum` at import time with a Python einsum that
+        parses the equation, which LAX runs and STRICT and export reject (bench/realcells, chatglm's
+        rotary embedding).
+
+    Example:
+        scores = ops.einsum("bnqd,bnkd->bnqk", q, k)
+        # becomes
+        scores = ops.matmul(q, ops.transpose(k, (0, 1, 3, 2)))
+
+    Fix safety:
+        Safe: the same products summed over the same index, so the same values up to the order in which
+        floats are added (matmul's order; einsum has none to keep on CPU, where it does not run), the same
+        shape and dtype. The rewrite's numbers are checked against numpy's `einsum` on every form above
+        (tests/test_gm511_einsum.py evaluates the emitted code with numpy on random shapes), and the
+        verifier compiles graphmend's own fix in GRAPH, STRICT and a dynamic batch with PyNative's numbers.
+    """
+
+    CODE = "GM511"
+    NAME = "einsum"
+    BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT, pynative=True, note="the Einsum kernel is GPU-only")
+    EXPLAINS = (explains(r"Unsupported op \[Einsum\] on CPU", GRAPH, STRICT, DYNAMIC, EXPORT),)
+    FIX = "safe"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.ctx.names(node.func) & _EINSUM or not node.args:
+            return
+        equation = node.args[0].value
+        operands = [a.value for a in node.args[1:]]
+        if len(operands) == 1 and isinstance(operands[0], cst.Tuple | cst.List):
+            # torch's (and mindnlp's) `einsum(eq, (a, b))`: the operands in one tuple
+            elements = operands[0].elements
+            starred = any(isinstance(e, cst.StarredElement) for e in elements)
+            operands = [] if starred else [e.value for e in elements]
+        text = _literal(equation)
+        spelled = f'ops.einsum("{text}", …)' if text is not None else "ops.einsum(…)"
+        head = (
+            f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only, and fails on CPU "
+            '("Unsupported op [Einsum] on CPU", PyNative included) and on Ascend'
+        )
+        by_hand = "write it with `ops.matmul`, transposes and broadcasting by hand"
+        if any(a.keyword is not None or a.star for a in node.args) or not operands:
+            self.report(node, f"{head}; {by_hand}")
+            return
+        if text is None:
+            self.report(node, f"{head}; its equation is not a literal: {by_hand}")
+            return
+        plan = translate(text, len(operands))
+        if isinstance(plan, str):
+            self.report(node, f"{head}; `{text}` has {plan}: {by_hand}")
+            return
+        names = {}
+        imports = []
+        for op in sorted(plan.ops()):
+            reference, needed = self.ctx.bindings.reference(f"mindspore.ops.{op}")
+            names[op] = cst.Module([]).code_for_node(reference)
+            imports.append(needed)
+        replacement = cst.parse_expression(plan.code(names)).visit(_Operands([atom(o) for o in operands]))
+        if node.lpar:
+            replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        elif plan.kind == "mul" and isinstance(self.ctx.parents.get(node), _BINDS_TIGHTER):
+            replacement = parenthesized(replacement)  # `x / (a * b)`, not `x / a * b`
+        shown = " ".join(cst.Module([]).code_for_node(replacement).split())
+        message = f"{head}; use `{shown}`, the same sums of products with ops every backend runs"
+        self.report(node, message, replacement, "safe", tuple(imports))
+
+
+def _literal(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+# a product put where one of these holds the call needs parentheses
+_BINDS_TIGHTER = (cst.BinaryOperation, cst.UnaryOperation, cst.Attribute, cst.Subscript, cst.Await)
+
+
+class _Operands(cst.CSTTransformer):
+    """The placeholders `__gm_operand_<i>__` of the planned code → the call's operands, as written."""
+
+    def __init__(self, operands: list[cst.BaseExpression]) -> None:
+        super().__init__()
+        self.operands = operands
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original.value.startswith("__gm_operand_"):
+            return self.operands[int(original.value.removeprefix("__gm_operand_").rstrip("_"))]
+        return updated
+
+
+# -- the plan: what einsum computes, as transposes, sums, size-1 axes, matmul and products ---------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    """An expression of the plan: `kind` and its parts (`operand`: index; `sum`: axes; `transpose`: the
+    permutation; `axes`: a subscript of `:` and `None`; `squeeze`: an axis; `matmul`/`mul`: two exprs)."""
+
+    kind: str
+    parts: tuple = ()
+
+    def ops(self) -> set[str]:
+        found = {"matmul"} if self.kind == "matmul" else {"transpose"} if self.kind == "transpose" else set()
+        for part in self.parts:
+            if isinstance(part, Expr):
+                found |= part.ops()
+        return found
+
+    def code(self, names: dict[str, str]) -> str:
+        kind, parts = self.kind, self.parts
+        if kind == "operand":
+            return f"__gm_operand_{parts[0]}__"
+        if kind == "sum":
+            axes, inner = parts[1], parts[0].code(names)
+            inner = f"({inner})" if parts[0].kind == "mul" else inner
+            return f"{inner}.sum(axis={axes[0] if len(axes) == 1 else axes})"
+        if kind == "transpose":
+            return f"{names['transpose']}({parts[0].code(names)}, {parts[1]})"
+        if kind == "axes":
+            return f"{parts[0].code(names)}[{', '.join(':' if keep else 'None' for keep in parts[1])}]"
+        if kind == "squeeze":
+            return f"{parts[0].code(names)}.squeeze({parts[1]})"
+        if kind == "matmul":
+            return f"{names['matmul']}({parts[0].code(names)}, {parts[1].code(names)})"
+        return f"{parts[0].code(names)} * {parts[1].code(names)}"  # mul: every part is an atom
+
+
+def translate(equation: str, count: int) -> Expr | str:
+    """The plan for `einsum(equation, *count operands)`, or why there is none (a phrase: "an ellipsis")."""
+    parsed = _parse(equation, count)
+    if isinstance(parsed, str):
+        return parsed
+    inputs, output = parsed
+    operands = [_summed(Expr("operand", (i,)), letters, [*output, *"".join(inputs[:i] + inputs[i + 1 :])])
+                for i, letters in enumerate(inputs)]  # fmt: skip
+    if count == 1:
+        expr, letters = operands[0]
+        return _ordered(expr, letters, list(output))
+    (a, a_letters), (b, b_letters) = operands
+    contracted = [x for x in a_letters if x in b_letters and x not in output]
+    if len(contracted) > 1:
+        return f"{len(contracted)} contracted indices ({', '.join(contracted)})"
+    if not contracted:
+        left = _aligned(*_ordered_pair(a, a_letters, output), output)
+        right = _aligned(*_ordered_pair(b, b_letters, output), output)
+        return Expr("mul", (left, right))
+    if set(a_letters) == set(b_letters):  # every index shared: products of equal shapes, summed (no matmul)
+        order = [*output, contracted[0]]
+        product = Expr("mul", (_ordered(a, a_letters, order), _ordered(b, b_letters, order)))
+        return Expr("sum", (product, (-1,)))
+    return _contraction(a, a_letters, b, b_letters, contracted[0], list(output))
+
+
+def _parse(equation: str, count: int) -> tuple[list[str], str] | str:
+    equation = "".join(equation.split())
+    if "..." in equation:
+        return "an ellipsis (the operands' ranks are not written)"
+    if count not in (1, 2):
+        return f"{count} operands"
+    lhs, arrow, rhs = equation.partition("->")
+    inputs = lhs.split(",")
+    if len(inputs) != count:
+        return f"{len(inputs)} operand subscripts for {count} operands"
+    letters = "".join(inputs)
+    if not all(x.isascii() and x.isalpha() for x in letters + rhs):
+        return "characters other than index letters"
+    if not arrow:  # implicit output: the indices that appear once, in alphabetical order
+        if not letters.islower():
+            return "no `->` and capital indices"
+        rhs = "".join(sorted(x for x in set(letters) if letters.count(x) == 1))
+    for subscript in (*inputs, rhs):
+        if len(set(subscript)) != len(subscript):
+            return f"a repeated index in `{subscript}` (a diagonal or a trace)"
+    if not set(rhs) <= set(letters):
+        return "an output index no operand has"
+    return inputs, rhs
+
+
+def _summed(expr: Expr, letters: str, elsewhere: list[str]) -> tuple[Expr, list[str]]:
+    """The operand summed over the indices that no other operand and not the output have."""
+    axes = tuple(i for i, x in enumerate(letters) if x not in elsewhere)
+    if not axes:
+        return expr, list(letters)
+    return Expr("sum", (expr, axes)), [x for x in letters if x in elsewhere]
+
+
+def _transposed(expr: Expr, letters: list[str], order: list[str]) -> Expr:
+    """`expr`, whose axes are `letters`, with its axes in `order` (the same letters)."""
+    permutation = tuple(letters.index(x) for x in order)
+    return expr if permutation == tuple(range(len(letters))) else Expr("transpose", (expr, permutation))
+
+
+def _ordered(expr: Expr, letters: list[str], order: list[str]) -> Expr:
+    return _transposed(expr, letters, [x for x in order if x in letters])
+
+
+def _ordered_pair(expr: Expr, letters: list[str], output: str) -> tuple[Expr, list[str]]:
+    order = [x for x in output if x in letters]
+    return _transposed(expr, letters, order), order
+
+
+def _aligned(expr: Expr, letters: list[str], target: list[str] | str, operand_of_matmul: bool = False) -> Expr:
+    """`expr` (axes `letters`, in the order of `target`) with a `None` axis for each index of `target` it lacks
+    (`None` stands for a size-1 axis too). Leading ones are left to broadcasting, but for the last two axes of
+    a matmul operand (a 1-D operand is a vector to matmul, not a row); trailing `:` are not written."""
+    keep = [x in letters for x in target]
+    lead = 0
+    while lead < len(keep) - (2 if operand_of_matmul else 0) and not keep[lead]:
+        lead += 1
+    keep = keep[lead:]
+    while keep and keep[-1]:
+        keep.pop()
+    return Expr("axes", (expr, tuple(keep))) if keep else expr
+
+
+def _contraction(a: Expr, a_letters: list[str], b: Expr, b_letters: list[str], k: str, output: list[str]) -> Expr:
+    """`matmul` over the one contracted index `k`: a as (…, M, k), b as (…, k, N), every other index a
+    broadcast axis; M and N (each an index only one operand has, or a size-1 axis) chosen for the fewest
+    transposes and size-1 axes."""
+    a_only = [x for x in output if x in a_letters and x not in b_letters]
+    b_only = [x for x in output if x in b_letters and x not in a_letters]
+    plans = []
+    for m in [*reversed(a_only), None]:
+        for n in [*reversed(b_only), None]:
+            rest = [x for x in output if x not in (m, n)]
+            result = [*rest, *(x for x in (m, n) if x)]
+            left_order = [x for x in [*rest, m, k] if x in a_letters]
+            right_order = [x for x in [*rest, k, n] if x in b_letters]
+            # first, how many axes matmul broadcasts an operand over (each may copy it that many times over),
+            # then the transposes and size-1 axes written
+            broadcast = sum(x not in a_letters for x in rest) + sum(x not in b_letters for x in rest)
+            written = (result != output) + (left_order != a_letters) + (right_order != b_letters)
+            written += (m is None) + (n is None)
+            plans.append(((broadcast, written), m, n, rest, result, left_order, right_order))
+    _, m, n, rest, result, left_order, right_order = min(plans, key=lambda p: p[0])
+    left = _aligned(_transposed(a, a_letters, left_order), left_order, [*rest, m or "", k], True)
+    right = _aligned(_transposed(b, b_letters, right_order), right_order, [*rest, k, n or ""], True)
+    expr = Expr("matmul", (left, right))
+    if n is None:
+        expr = Expr("squeeze", (expr, -1))
+    if m is None:
+        expr = Expr("squeeze", (expr, -1 if n is None else -2))
+    return _transposed(expr, result, output)

@@ -1,0 +1,32 @@
+"""ops.einsum in graph code: the forms real ports write (mindnlp, HuggingFace ports)."""
+
+import mindspore
+from mindspore import nn, ops
+from mindspore.ops import einsum
+
+
+class RelativeAttention(nn.Cell):
+    def __init__(self, dim):
+        super().__init__()
+        self.inv_freq = ops.arange(0, dim, 2)
+
+    def construct(self, q, k, positions, x):
+        scores = ops.einsum("bnqd,bnkd->bnqk", q, k)  # attention scores
+        relative = ops.einsum("bhld,lrd->bhlr", q, positions)
+        freqs = ops.einsum("i,j->ij", ops.arange(q.shape[2]), self.inv_freq)
+        mixed = einsum("ibh,hnd->ibnd", x, positions)
+        heads = mindspore.ops.einsum("ijbn->bnij", scores)
+        total = ops.einsum("ij->", freqs)
+        ratio = scores / ops.einsum("bnq,bnk->bnqk", q[..., 0], k[..., 0])
+        norm = ops.einsum(
+            "bnqk,bnqk->bnq",
+            scores,
+            scores,
+        )
+        return scores, relative, freqs, mixed, heads, total, ratio, norm
+
+
+class Bros(nn.Cell):
+    def construct(self, query_layer, bbox_pos_emb):
+        # torch's and mindnlp's form: the operands in one tuple
+        return ops.einsum("bnid,bijd->bnij", (query_layer, bbox_pos_emb))

@@ -1,0 +1,139 @@
+"""GM511's plans compute what einsum computes.
+
+The emitted code is evaluated with numpy standing in for MindSpore (the same transposes, `None` axes,
+sums, squeezes and broadcasting matmul) on random shapes, for the equations of the corpus and for every
+equation a seeded generator draws, against `numpy.einsum`. Then graphmend's own fix of the verifier Cell
+runs in PyNative in a child process, against the original with `ops.einsum` computed by numpy.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmend import fix_source
+from graphmend.rules.gm511_einsum import translate
+
+CELL = Path(__file__).resolve().parent / "verify_rules" / "torch_port" / "gm511_einsum.py"
+
+# the equations of the six-package corpus and of mindnlp 0.3.1 (bench/realcells), as written
+SEEN = [
+    "bnqd,bnkd->bnqk", "bhld,lrd->bhlr", "bhrd,lrd->bhlr", "i,j->ij", "ibh,hnd->ibnd", "ijbn->bnij",
+    "ibnd,jbnd->bnij", "blq,blk->blqk", "blq,bhlk->bhlqk", "blh,bl->bh", "balh,ahr->balr", "bd,dn->bn",
+    "d,id->i", "bsj,j->bs", "bqc, bqhw -> bchw", "bqc, bchw -> bqhw", "bhwc,wkc->bhwk", "bsij,bsjk->bsik",
+    "nhwpqc->nchpwq", "i , j -> i j", "bnhtc,bnhsc->bnhts", "bnd,csd->bcns", "blhd,bshd->blhs",
+    "bcxd,bcyd->bcxy", "blhs,bshd->blhd", "bntc,bncs->bnts", "m,d->md", "ij,jk", "ij->", "ii->i",
+    "bnqk,bnqk->bnq", "i,i->",
+]  # fmt: skip
+
+
+class _NumpyOps:
+    matmul = staticmethod(np.matmul)
+    transpose = staticmethod(np.transpose)
+
+
+def _run(equation: str, rng: np.random.Generator):
+    """(the plan's result, numpy's einsum) on random operands, or None where the rule has no plan."""
+    inputs = "".join(equation.split()).split("->")[0].split(",")
+    plan = translate(equation, len(inputs))
+    if isinstance(plan, str):
+        return None
+    sizes = {x: int(rng.integers(1, 5)) for x in set("".join(inputs))}
+    operands = [rng.standard_normal([sizes[x] for x in subscript]) for subscript in inputs]
+    names = {f"__gm_operand_{i}__": operand for i, operand in enumerate(operands)}
+    got = eval(plan.code({"matmul": "ops.matmul", "transpose": "ops.transpose"}), {"ops": _NumpyOps, **names})
+    return np.asarray(got), np.einsum(equation, *operands)
+
+
+def _drawn(count: int, seed: int = 20):
+    """Equations over one or two operands: indices shared or not, summed or kept, in any output order."""
+    draw = random.Random(seed)
+    equations = []
+    while len(equations) < count:
+        letters = draw.sample("abcdefg", draw.randint(1, 6))
+        inputs = [draw.sample(letters, draw.randint(0, min(4, len(letters)))) for _ in range(draw.randint(1, 2))]
+        used = sorted({x for subscript in inputs for x in subscript})
+        output = draw.sample(used, draw.randint(0, len(used)))
+        equations.append(",".join("".join(s) for s in inputs) + "->" + "".join(output))
+    return equations
+
+
+@pytest.mark.parametrize("equation", SEEN)
+def test_the_corpus_equations_compute_what_einsum_computes(equation):
+    found = _run(equation, np.random.default_rng(0))
+    if equation == "ii->i":
+        assert found is None  # a diagonal: reported without a fix
+        return
+    got, expected = found
+    assert got.shape == expected.shape and np.allclose(got, expected)
+
+
+def test_drawn_equations_compute_what_einsum_computes():
+    rng = np.random.default_rng(1)
+    planned, wrong = 0, []
+    for equation in _drawn(600):
+        found = _run(equation, rng)
+        if found is None:
+            continue
+        planned += 1
+        got, expected = found
+        if got.shape != expected.shape or not np.allclose(got, expected):
+            wrong.append(equation)
+    assert wrong == []
+    assert planned > 400  # most draws have at most one contracted index
+
+
+@pytest.mark.parametrize(
+    ("equation", "why"),
+    [
+        ("...hqk,...khd->...qhd", "an ellipsis"),
+        ("ii->", "a repeated index in `ii`"),
+        ("abc,bcd->ad", "2 contracted indices"),
+        ("ab,bc,cd->ad", "3 operands"),
+        ("ij,jk->il", "an output index no operand has"),
+        ("Ij,jk", "no `->` and capital indices"),
+    ],
+)
+def test_what_has_no_plan_says_why(equation, why):
+    plan = translate(equation, equation.split("->")[0].count(",") + 1)
+    assert isinstance(plan, str) and plan.startswith(why)
+
+
+_AGAINST_NUMPY = """
+import sys, types
+import numpy as np
+import mindspore
+from mindspore import Tensor, ops
+
+mindspore.set_context(mode=mindspore.PYNATIVE_MODE)
+def run(source):
+    module = types.ModuleType("cell")
+    exec(compile(source, "cell.py", "exec"), module.__dict__)
+    return [o.asnumpy() for o in module.Einsums()(x)]
+x = Tensor(np.random.default_rng(0).standard_normal((2, 3, 4, 5)), mindspore.float32)
+fixed = run(open(sys.argv[2]).read())
+# the original, with the einsum CPU lacks computed by numpy
+ops.einsum = lambda equation, *xs: Tensor(np.einsum(equation, *[t.asnumpy() for t in xs]), xs[0].dtype)
+original = run(open(sys.argv[1]).read())
+for i, (a, b) in enumerate(zip(fixed, original)):
+    assert a.shape == b.shape and a.dtype == b.dtype, (i, a.shape, b.shape, a.dtype, b.dtype)
+    assert np.allclose(a, b, rtol=1e-5, atol=1e-5), (i, np.abs(a - b).max())
+print("outputs", len(fixed))
+"""
+
+
+def test_the_fixed_cell_gives_numpys_einsum_numbers_in_pynative(tmp_path):
+    result = fix_source(CELL.read_text(encoding="utf-8"), str(CELL), select=["GM511"])
+    assert len(result.applied) == 9 and "einsum" not in result.output.split("def construct")[1]
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(result.output, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _AGAINST_NUMPY, str(CELL), str(fixed)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "outputs 9"
