@@ -11,10 +11,10 @@ class RelativeAttention(nn.Cell):
         self.inv_freq = ops.arange(0, dim, 2)
 
     def construct(self, q, k, positions, x):
-        scores = ops.matmul(q, ops.transpose(k, (0, 1, 3, 2)))  # attention scores
-        relative = ops.transpose(ops.matmul(ops.transpose(q, (0, 2, 1, 3)), ops.transpose(positions, (0, 2, 1))), (0, 2, 1, 3))
+        scores = ops.matmul(q, ops.swapaxes(k, 2, 3))  # attention scores
+        relative = ops.swapaxes(ops.matmul(ops.swapaxes(q, 1, 2), ops.swapaxes(positions, 1, 2)), 1, 2)
         freqs = ops.arange(q.shape[2])[:, None] * self.inv_freq
-        mixed = ops.transpose(ops.matmul(x[:, None], ops.transpose(positions, (1, 0, 2))), (0, 2, 1, 3))
+        mixed = ops.swapaxes(ops.matmul(x[:, None], ops.swapaxes(positions, 0, 1)), 1, 2)
         heads = ops.transpose(scores, (2, 3, 0, 1))
         total = freqs.sum(axis=(0, 1))
         ratio = scores / (q[..., 0][:, :, :, None] * k[..., 0][:, :, None])
@@ -22,7 +22,17 @@ class RelativeAttention(nn.Cell):
         return scores, relative, freqs, mixed, heads, total, ratio, norm
 
 
+class Batched(nn.Cell):
+    """A leading `...` in every subscript: any number of batch axes before the written ones."""
+
+    def construct(self, attn, value, x):
+        context = ops.swapaxes(ops.matmul(attn, ops.swapaxes(value, -3, -2)), -3, -2)
+        scores = ops.matmul(x, ops.swapaxes(x, -2, -1))
+        moved = ops.movedim(x, (-2, -1, -3), (-3, -2, -1))
+        return context, scores, moved
+
+
 class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple
-        return ops.transpose(ops.matmul(ops.transpose(query_layer, (0, 2, 1, 3)), ops.transpose(bbox_pos_emb, (0, 1, 3, 2))), (0, 2, 1, 3))
+        return ops.swapaxes(ops.matmul(ops.swapaxes(query_layer, 1, 2), ops.swapaxes(bbox_pos_emb, 2, 3)), 1, 2)

@@ -26,6 +26,16 @@ class RelativeAttention(nn.Cell):
         return scores, relative, freqs, mixed, heads, total, ratio, norm
 
 
+class Batched(nn.Cell):
+    """A leading `...` in every subscript: any number of batch axes before the written ones."""
+
+    def construct(self, attn, value, x):
+        context = ops.einsum("...hqk,...khd->...qhd", attn, value)
+        scores = ops.einsum("...qc,...kc->...qk", x, x)
+        moved = ops.einsum("...hld->...ldh", x)
+        return context, scores, moved
+
+
 class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple

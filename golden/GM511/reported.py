@@ -9,7 +9,7 @@ class Forms(nn.Cell):
         self.equation = equation
 
     def construct(self, a, b, c):
-        batched = ops.einsum("...hqk,...khd->...qhd", a, b)  # ellipsis
+        batched = ops.einsum("...hqk,khd->...qhd", a, b)  # an ellipsis in one operand only
         trace = ops.einsum("ii->", a)
         double = ops.einsum("abc,bcd->ad", a, b)
         three = ops.einsum("ab,bc,cd->ad", a, b, c)

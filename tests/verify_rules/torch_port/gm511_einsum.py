@@ -25,4 +25,8 @@ class Einsums(nn.Cell):
         outer = ops.einsum("bnq,bnk->bnqk", x[..., 0], k[..., 0])
         total = ops.einsum("ij->j", freqs)
         dots = ops.einsum("bnqk,bnqk->bnq", scores, scores)
-        return scores, relative, freqs, mixed, heads, pooled, outer, total, dots
+        # a leading `...`: as many batch axes as the operands have
+        context = ops.einsum("...qk,...kd->...qd", scores, x)
+        swapped = ops.einsum("...ld->...dl", x)
+        moved = ops.einsum("...hld->...ldh", x)
+        return scores, relative, freqs, mixed, heads, pooled, outer, total, dots, context, swapped, moved
