@@ -221,6 +221,19 @@ def _cells() -> list[Cell]:
           {"in_channels": 16, "channels": 4}, why="runs"),
         c("mindcv", "mindcv/models/layers/mlp.py", "Mlp", ("float32[B,4,8]",),
           {"in_features": 8, "hidden_features": 16}, why="runs"),
+        # picked after GM511 was written, for its pattern (`ops.einsum`, which mindnlp replaces with a Python
+        # einsum at import): the README gives the figures with and without them
+        c("mindnlp", "mindnlp/transformers/models/esm/modeling_esmfold.py", "EsmFoldSelfAttention",
+          ("float32[B,6,8]",), {"embed_dim": 8, "num_heads": 2, "head_width": 4}, why="einsum with a leading ..."),
+        c("mindnlp", "mindnlp/transformers/models/cvt/modeling_cvt.py", "CvtSelfAttention",
+          ("float32[B,16,8]", "int:4", "int:4"),
+          {"num_heads": 2, "embed_dim": 8, "kernel_size": 3, "padding_q": 1, "padding_kv": 1, "stride_q": 1,
+           "stride_kv": 2, "qkv_projection_method": "dw_bn", "qkv_bias": True, "attention_drop_rate": 0.0,
+           "with_cls_token": False}, why="einsum"),
+        c("mindnlp", "mindnlp/transformers/models/bert/modeling_bert.py", "BertSelfAttention", ("float32[B,6,8]",),
+          {"config": _config("bert.configuration_bert:BertConfig", hidden_size=8, num_attention_heads=2,
+                             max_position_embeddings=16, position_embedding_type="relative_key_query")},
+          why="einsum of relative positions"),
     ]
 
 
@@ -249,9 +262,13 @@ NOTES: dict[str, str] = {
     "mindnlp:modeling_chatglm.RotaryEmbedding": (
         "a cache keyed by the sequence length (`if self.max_seq_len_cached is None or seq_len > "
         "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, read by `_apply` too): GM202 reports "
-        "it, no fix (state across calls). By hand, computing the table on every call gives the same values, but "
-        "STRICT then rejects `ops.einsum('i,j->ij', ...)` (mindnlp's injection.py makes it a Python einsum), which is "
-        "`ops.outer`: no rule has that rewrite yet"
+        "it, no fix (state across calls). GM511 now rewrites the `ops.einsum('i,j->ij', ...)` that STRICT rejected "
+        "once the cache was removed by hand (mindnlp's injection.py makes it a Python einsum); the cache is left"
+    ),
+    "mindnlp:modeling_esmfold.EsmFoldSelfAttention": (
+        "GM511 fixes STRICT and export; with a dynamic batch the `-1` of `view(*x.shape[:2], self.num_heads, -1)` "
+        "is not known when compiling and `chunk(3, axis=-1)` fails ('For Split, the output_num is ValueAny'); no "
+        "rule reports it"
     ),
     "mindnlp:gate.top_k_gating": (
         "`self.loss` is the aux loss, a side output jetmoe/utils/moe.py reads after the call (three callers) and "
