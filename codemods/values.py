@@ -53,6 +53,7 @@ import libcst as cst
 from graphmend.bindings import Binding, FunctionIndex
 from graphmend.names import qualified_names
 from graphmend.scopes import UNKNOWN, is_self_attribute
+from graphmend.tree import find
 from graphmend.vocabulary import (
     CASTS,
     ELEMENTWISE,
@@ -283,6 +284,74 @@ class Values:
         return False
 
     # -- shapes -------------------------------------------------------------------------------------
+
+    def rank(self, node: cst.BaseExpression) -> int | None:
+        """How many dimensions the tensor `node` has wherever the code runs past it, when the source fixes
+        it; None otherwise. Known: the output of an `nn.ConvNd` layer (MindSpore 2.10's ConvNd takes only
+        batched input, N+2 dimensions, and gives as many: measured, a 2-D input to `nn.Conv1d` raises), also
+        through a same-file subclass that does not override `construct`; what an activation layer keeps of
+        its input; a local name through the one assignment that reaches it in straight-line code; a
+        parameter once a top-level statement before has passed it to a ConvNd layer (a run with another
+        rank raised there)."""
+        return self._rank(node, None, 0)
+
+    def _rank(self, node: cst.BaseExpression, before: cst.CSTNode | None, depth: int) -> int | None:
+        function = self.ctx.current.node if self.ctx.current else None
+        if function is None or depth > 8:
+            return None
+        if isinstance(node, cst.Call):
+            layer = self._layer(node.func)
+            args = [a.value for a in node.args if a.keyword is None and not a.star]
+            if layer in _CONV_RANKS and len(args) == 1:
+                return _CONV_RANKS[layer]
+            if layer in _RANK_KEEPING_LAYERS and len(args) == 1 and len(node.args) == 1:
+                return self._rank(args[0], before or node, depth + 1)
+            return None
+        if not isinstance(node, cst.Name):
+            return None
+        body = list(function.body.body)
+        at = before if before is not None else node
+        index = next((i for i, st in enumerate(body) if any(n is at for n in find(st, type(at)))), None)
+        if index is None:
+            return None
+        if node.value in _bound_names(body[index]) and _single_target_value(body[index], node.value) is None:
+            return None  # bound in the same block (a loop body, a branch) or by a walrus beside the use
+        for statement in reversed(body[:index]):
+            if node.value not in _bound_names(statement):
+                continue
+            value = _single_target_value(statement, node.value)
+            return None if value is None else self._rank(value, statement, depth + 1)
+        params = function.params
+        if node.value not in {p.name.value for p in (*params.params, *params.posonly_params, *params.kwonly_params)}:
+            return None
+        for statement in body[:index]:  # the parameter's value: what a layer before required of it
+            value = _single_target_value(statement, None)
+            if isinstance(value, cst.Call) and self._layer(value.func) in _CONV_RANKS:
+                args = [a.value for a in value.args]
+                if len(args) == 1 and isinstance(args[0], cst.Name) and args[0].value == node.value:
+                    return _CONV_RANKS[self._layer(value.func)]  # type: ignore[index]
+        return None
+
+    def _layer(self, func: cst.BaseExpression) -> str | None:
+        """`self.conv` set only to `nn.Conv1d(...)` (or to a same-file subclass that keeps `construct`):
+        "Conv1d"; the layer class's name in mindspore.nn, or None."""
+        values = self.self_attribute(func)
+        kinds = {self._layer_class(v.func, 0) if isinstance(v, cst.Call) else None for v in values}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _layer_class(self, func: cst.BaseExpression, depth: int) -> str | None:
+        for name in self.ctx.names(func):
+            if name.startswith("mindspore.nn.") and name.count(".") >= 2:
+                return name.rpartition(".")[2]
+        if not isinstance(func, cst.Name) or depth > 4:
+            return None
+        classes = [c for c in self.ctx.module.body if isinstance(c, cst.ClassDef) and c.name.value == func.value]
+        if len(classes) != 1 or len(classes[0].bases) != 1:
+            return None
+        cls = classes[0]
+        if any(isinstance(m, cst.FunctionDef) and m.name.value == "construct" for m in cls.body.body):
+            return None
+        return self._layer_class(cls.bases[0].value, depth + 1)
 
     def dims(self, node: cst.BaseExpression) -> list[Dim]:
         """Every shape dimension `node` depends on (`range(x.shape[0] // 2)` → [x dim 0])."""
@@ -863,6 +932,39 @@ class Values:
             if method in ELEMENTWISE and len(positional) == len(call.args):
                 return _union(receiver, *(self.shape_key(p) for p in positional))
         return frozenset({_atom(self.ctx, call)})
+
+
+# the output rank of MindSpore 2.10's convolution layers, whose input must be batched (N+2 dimensions)
+_CONV_RANKS = {"Conv1d": 3, "Conv2d": 4, "Conv3d": 5, "Conv1dTranspose": 3, "Conv2dTranspose": 4, "Conv3dTranspose": 5}
+# layers that give a tensor of their input's shape
+_RANK_KEEPING_LAYERS = frozenset({
+    "ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "LeakyReLU", "PReLU", "HSwish", "HSigmoid", "Mish", "ELU",
+    "Dropout", "Softmax", "LogSoftmax",
+})  # fmt: skip
+
+
+def _bound_names(statement: cst.BaseStatement) -> set[str]:
+    """Every name `statement` binds, at any depth (targets, loop variables, `as` names, walrus)."""
+    names: set[str] = set()
+    for node in find(statement, cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor,
+                     cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Del):  # fmt: skip
+        target = getattr(node, "target", None) or getattr(node, "name", None)
+        if target is not None:
+            names |= {n.value for n in find(target, cst.Name)}
+    return names
+
+
+def _single_target_value(statement: cst.BaseStatement, name: str | None) -> cst.BaseExpression | None:
+    """`value` of a line that is one `name = value` (any single target when `name` is None); None otherwise."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if name is not None and not (isinstance(target, cst.Name) and target.value == name):
+        return None
+    return assign.value
 
 
 def _is_value_comparison(node: cst.Comparison) -> bool:

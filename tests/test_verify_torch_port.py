@@ -37,6 +37,7 @@ CASES = {
     "repeat": ("gm507_torch_repeat", "GM507", "Tiles", ["float32[B,3,4,4]"], False),
     "repeat_axis0": ("gm507_torch_repeat", "GM507", "ElementRepeat", ["float32[B,3,4]"], False),
     "repeat_axis2": ("gm507_torch_repeat", "GM507", "UpsampleByRepeat", ["float32[B,3,4]"], False),
+    "repeat_after_conv": ("gm507_torch_repeat", "GM507", "UpsampleAfterConv", ["float32[B,3,4]"], False),
     "device": ("gm508_device_move", "GM508", "Head", ["float32[B,3,4]"], False),
     "dropout_train": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], True),
     "dropout_eval": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], False),
@@ -46,8 +47,8 @@ CASES = {
     "einsum": ("gm511_einsum", "GM511", "Einsums", ["float32[B,3,4,5]"], False),
 }
 # the original fails in PyNative too: the rewritten version is the reference
-PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "device", "torch",
-                  "torch_table", "einsum"}  # fmt: skip
+PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "repeat_after_conv",
+                  "device", "torch", "torch_table", "einsum"}  # fmt: skip
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 
@@ -105,6 +106,15 @@ def test_a_half_done_port_fails_in_pynative_and_is_compared_with_the_fix(reports
 @pytest.mark.parametrize("case", [*sorted(PYNATIVE_FAILS - {"max_values"}), "transpose", "expand"])
 def test_the_original_fails_every_graph_configuration(reports, case):
     assert failing(reports[case][0], "before") == set(CHECKED)
+
+
+def test_gm507_element_repeat_of_a_tensor_a_convolution_made_3d_is_a_safe_fix():
+    path = CELLS / "gm507_torch_repeat.py"
+    result = fix_source(path.read_text(encoding="utf-8"), str(path), select=["GM507"])  # safe fixes only
+    construct = result.output.split("class UpsampleAfterConv")[1]
+    assert construct.count("ops.repeat_interleave(") == 2 and ".repeat(self" not in construct.split("construct")[1]
+    # without a convolution to fix the rank, the same call is fixed only when unsafe fixes are asked for
+    assert "x.repeat(self.factor, 2)" in result.output.split("class UpsampleByRepeat")[1].split("class ")[0]
 
 
 def test_gm503_two_axis_transpose_of_a_2d_tensor_is_silently_the_identity_in_graph_mode(reports):

@@ -46,7 +46,12 @@ class TorchRepeat(Rule):
         repeat along axis 0 too, fixed the same way (measured: `ops.repeat_interleave(x, [1, 2, 0], 0)`
         runs in PyNative on CPU where `x.repeat(...)` has no kernel; tests/verify_rules/torch_port's
         ElementRepeat passes GRAPH, STRICT and a dynamic batch after it). Unsafe because 2.10's
-        `Tensor.repeat` means the tile: the fix takes the 1.x meaning the code was written for.
+        `Tensor.repeat` means the tile: the fix takes the 1.x meaning the code was written for. Safe where
+        the value model knows the tensor has 3 or more dimensions and the axis is one of them (`Values.rank`:
+        the output of an `nn.ConvNd` layer, or an input a top-level line before passed to one; MindSpore
+        2.10's ConvNd layers take and give only N+2 dimensions, measured in tests/test_values_rank.py): a
+        tile of two sizes raises on such a tensor in 2.10 and in torch alike, so the element repeat is the
+        only meaning in which the line runs (WaveGrad's UBlock, bench/realcells).
     """
 
     CODE = "GM507"
@@ -104,6 +109,16 @@ class TorchRepeat(Rule):
         else:
             why = f"; `{k}, {n}` is how MindSpore 1.x code spelled an element repeat along axis {n}"
         why += f": use `ops.repeat_interleave({x}, {k}, {n})`, which 2.10 runs (measured on CPU)"
+        rank = self.values.rank(receiver) if n != "0" else None
+        if rank is not None and rank > 2 and int(n, 0) < rank:
+            # a tile of two sizes raises on 3 or more dimensions (2.10 and torch alike): 1.x's meaning is the
+            # only one in which the line runs
+            why += (
+                f"; `{x}` has {rank} dimensions here (a convolution layer's output, or its input), on which a tile "
+                "of two sizes raises in 2.10 and in torch: the element repeat is the only reading that runs"
+            )
+            self.report(node, message + why, replacement, "safe", (needed,))
+            return
         if n != "0":
             why += f"; if this is torch's tile instead, use `ops.tile({x}, ({k}, {n}))`"
         self.report(node, message + why, replacement, "unsafe", (needed,))
