@@ -254,11 +254,6 @@ NOTES: dict[str, str] = {
         "over nothing but -inf is NaN, and PyNative did not repeat its own numbers from call to call (the earlier "
         "'values differ' / 'random' flip)"
     ),
-    "mindaudio:wavegrad_v190.UBlock": (
-        "`x.repeat(self.factor, 2)` is MindSpore 1.x's numpy-style repeat along axis 2 (no CPU kernel in 2.10, so "
-        "no version runs in PyNative here): GM507's unsafe fix `ops.repeat_interleave(x, self.factor, 2)` passes "
-        "every mode against its own PyNative run; the safe fixes leave it (2.10 reads `repeat` as torch's tile)"
-    ),
     "mindnlp:modeling_chatglm.RotaryEmbedding": (
         "a cache keyed by the sequence length (`if self.max_seq_len_cached is None or seq_len > "
         "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, read by `_apply` too): GM202 reports "
