@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from graphmend.builders import atom, parenthesized
+from graphmend.builders import arg, atom, parenthesized
 from graphmend.messages import explains
 from graphmend.rule import Rule
 from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
@@ -112,7 +112,7 @@ class Einsum(Rule):
             reference, needed = self.ctx.bindings.reference(f"mindspore.ops.{op}")
             names[op] = cst.Module([]).code_for_node(reference)
             imports.append(needed)
-        replacement = cst.parse_expression(plan.code(names)).visit(_Operands([atom(o) for o in operands]))
+        replacement = cst.parse_expression(plan.code(names)).visit(_Operands(operands))
         if node.lpar:
             replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
         elif plan.kind == "mul" and isinstance(self.ctx.parents.get(node), _BINDS_TIGHTER):
@@ -134,16 +134,25 @@ _BINDS_TIGHTER = (cst.BinaryOperation, cst.UnaryOperation, cst.Attribute, cst.Su
 
 
 class _Operands(cst.CSTTransformer):
-    """The placeholders `__gm_operand_<i>__` of the planned code → the call's operands, as written."""
+    """The placeholders `__gm_operand_<i>__` of the planned code → the call's operands, as written (in
+    parentheses where they are a receiver or a factor: `(a + b)[:, None]`, not as a call's argument)."""
 
     def __init__(self, operands: list[cst.BaseExpression]) -> None:
         super().__init__()
         self.operands = operands
 
+    def _operand(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        if isinstance(node, cst.Name) and node.value.startswith("__gm_operand_"):
+            return self.operands[int(node.value.removeprefix("__gm_operand_").rstrip("_"))]
+        return None
+
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if original.value.startswith("__gm_operand_"):
-            return self.operands[int(original.value.removeprefix("__gm_operand_").rstrip("_"))]
-        return updated
+        operand = self._operand(original)
+        return updated if operand is None else atom(operand)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        operand = self._operand(original.value)
+        return updated if operand is None else arg(operand)
 
 
 # -- the plan: what einsum computes, as transposes, sums, size-1 axes, matmul and products ---------------

@@ -36,3 +36,15 @@ class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple
         return ops.swapaxes(ops.matmul(ops.swapaxes(query_layer, 1, 2), ops.swapaxes(bbox_pos_emb, 2, 3)), 1, 2)
+
+
+class Precedence(nn.Cell):
+    """Operands that are expressions, and rewrites inside larger expressions."""
+
+    def construct(self, a, b, c):
+        x = (a + b)[:, None] * c
+        y = ops.matmul(a - b, c * 2)
+        z = -ops.matmul(a, b) ** 2
+        w = (a * b).sum(axis=-1).sum()
+        v = (a[:, None] * b)[0]
+        return x, y, z, w, v

@@ -40,3 +40,15 @@ class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple
         return ops.einsum("bnid,bijd->bnij", (query_layer, bbox_pos_emb))
+
+
+class Precedence(nn.Cell):
+    """Operands that are expressions, and rewrites inside larger expressions."""
+
+    def construct(self, a, b, c):
+        x = ops.einsum("i,j->ij", a + b, c)
+        y = ops.einsum("ij,jk->ik", a - b, c * 2)
+        z = -ops.einsum("ij,jk->ik", a, b) ** 2
+        w = ops.einsum("ij,ij->i", a, b).sum()
+        v = ops.einsum("i,j->ij", a, b)[0]
+        return x, y, z, w, v
