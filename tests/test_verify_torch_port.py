@@ -45,10 +45,11 @@ CASES = {
     "torch": ("gm510_torch_call", "GM510", "Block", ["float32[B,3,4,4]"], False),
     "torch_table": ("gm510_torch_call", "GM510", "EveryEntry", ["float32[B,3,4,4]"], False),
     "einsum": ("gm511_einsum", "GM511", "Einsums", ["float32[B,3,4,5]"], False),
+    "einsum_ported": ("gm511_einsum", "GM511", "PortedEinsum", ["float32[B,3,4,5]"], False),
 }
 # the original fails in PyNative too: the rewritten version is the reference
 PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "repeat_after_conv",
-                  "device", "torch", "torch_table", "einsum"}  # fmt: skip
+                  "device", "torch", "torch_table", "einsum", "einsum_ported"}  # fmt: skip
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 

@@ -13,6 +13,8 @@ from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 _EINSUM = frozenset(
     {"mindspore.ops.einsum", "mindspore.ops.function.einsum", "mindspore.ops.function.math_func.einsum"}
 )
+# a port's `ms.einsum` (torch.einsum renamed): MindSpore has no such function
+_MISSING = "mindspore.einsum"
 
 
 class Einsum(Rule):
@@ -33,9 +35,11 @@ class Einsum(Rule):
         places are `ops.swapaxes`, other orders `ops.transpose`. A leading `...` in every subscript
         (`"...hqk,...khd->...qhd"`) stands for batch axes the source does not count: the written axes are
         then counted from the end (`ops.swapaxes(v, -3, -2)`, `ops.movedim`, `x[..., None, :]`).
-        Equations with another ellipsis, a repeated index in one operand (a diagonal or trace), several
-        contracted indices, more than two operands, or an equation that is not a literal are reported
-        without a fix, with what to write instead. `mint.einsum` is not reported: GRAPH, STRICT and a
+        A port's `ms.einsum(...)` (torch's `einsum` renamed; `mindspore` has no such function, so the call
+        raises AttributeError: mindone 0.5.0's CLAP) is rewritten the same way. Equations with another
+        ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
+        than two operands, or an equation that is not a literal are reported without a fix, with what to
+        write instead. `mint.einsum` is not reported: GRAPH, STRICT and a
         dynamic batch compile it on CPU (measured on 2.10; only PyNative rejects it there, "einsum only
         supports Ascend").
 
@@ -80,7 +84,8 @@ class Einsum(Rule):
     FIX = "safe"
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.ctx.names(node.func) & _EINSUM or not node.args:
+        names = self.ctx.names(node.func)
+        if not (names & _EINSUM or _MISSING in names) or not node.args:
             return
         equation = node.args[0].value
         operands = [a.value for a in node.args[1:]]
@@ -95,6 +100,12 @@ class Einsum(Rule):
             f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only, and fails on CPU "
             '("Unsupported op [Einsum] on CPU", PyNative included) and on Ascend'
         )
+        if not names & _EINSUM:
+            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
+            head = (
+                f"`{spelled}` in {self.ctx.where()}: MindSpore has no `einsum` at its top level (a port's "
+                "`torch.einsum`), so the call raises AttributeError in every mode"
+            )
         by_hand = "write it with `ops.matmul`, transposes and broadcasting by hand"
         if any(a.keyword is not None or a.star for a in node.args) or not operands:
             self.report(node, f"{head}; {by_hand}")

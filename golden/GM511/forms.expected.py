@@ -48,3 +48,11 @@ class Precedence(nn.Cell):
         w = (a * b).sum(axis=-1).sum()
         v = (a[:, None] * b)[0]
         return x, y, z, w, v
+
+
+class PortedClap(nn.Cell):
+    """mindone's CLAP: torch.einsum renamed to `ms.einsum`, which MindSpore does not have."""
+
+    def construct(self, query_layer, positional_embedding):
+        scores = ops.swapaxes(ops.matmul(ops.swapaxes(query_layer, 1, 2), ops.swapaxes(positional_embedding, 1, 2)), 1, 2)
+        return scores

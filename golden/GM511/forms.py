@@ -52,3 +52,11 @@ class Precedence(nn.Cell):
         w = ops.einsum("ij,ij->i", a, b).sum()
         v = ops.einsum("i,j->ij", a, b)[0]
         return x, y, z, w, v
+
+
+class PortedClap(nn.Cell):
+    """mindone's CLAP: torch.einsum renamed to `ms.einsum`, which MindSpore does not have."""
+
+    def construct(self, query_layer, positional_embedding):
+        scores = mindspore.einsum("bhld,lrd->bhlr", query_layer, positional_embedding)
+        return scores

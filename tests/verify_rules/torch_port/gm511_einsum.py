@@ -30,3 +30,14 @@ class Einsums(nn.Cell):
         swapped = ops.einsum("...ld->...dl", x)
         moved = ops.einsum("...hld->...ldh", x)
         return scores, relative, freqs, mixed, heads, pooled, outer, total, dots, context, swapped, moved
+
+
+class PortedEinsum(nn.Cell):
+    """mindone's CLAP: torch's `einsum` ported as `ms.einsum`, which MindSpore does not have (AttributeError)."""
+
+    def __init__(self):
+        super().__init__()
+        self.positions = Tensor(np.linspace(-1, 1, 4 * 6 * 5).reshape(4, 6, 5), mindspore.float32)
+
+    def construct(self, x):
+        return mindspore.einsum("bhld,lrd->bhlr", x, self.positions)
