@@ -944,10 +944,11 @@ _RANK_KEEPING_LAYERS = frozenset({
 
 
 def _bound_names(statement: cst.BaseStatement) -> set[str]:
-    """Every name `statement` binds, at any depth (targets, loop variables, `as` names, walrus)."""
+    """Every name `statement` binds, at any depth (targets, loop variables, `as` names, walrus, the
+    parameters of a nested def or lambda)."""
     names: set[str] = set()
     for node in find(statement, cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor,
-                     cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Del):  # fmt: skip
+                     cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Del, cst.Param):  # fmt: skip
         target = getattr(node, "target", None) or getattr(node, "name", None)
         if target is not None:
             names |= {n.value for n in find(target, cst.Name)}
