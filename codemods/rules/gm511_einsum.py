@@ -97,8 +97,8 @@ class Einsum(Rule):
         text = _literal(equation)
         spelled = f'ops.einsum("{text}", …)' if text is not None else "ops.einsum(…)"
         head = (
-            f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only, and fails on CPU "
-            '("Unsupported op [Einsum] on CPU", PyNative included) and on Ascend'
+            f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only (its docs), and fails on "
+            'CPU in every mode ("Unsupported op [Einsum] on CPU", PyNative included)'
         )
         if not names & _EINSUM:
             spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
@@ -117,13 +117,12 @@ class Einsum(Rule):
         if isinstance(plan, str):
             self.report(node, f"{head}; `{text}` has {plan}: {by_hand}")
             return
-        names = {}
-        imports = []
+        spellings, imports = {}, []  # `matmul` → `ops.matmul` as this file reaches it, and the imports needed
         for op in sorted(plan.ops()):
             reference, needed = self.ctx.bindings.reference(f"mindspore.ops.{op}")
-            names[op] = cst.Module([]).code_for_node(reference)
+            spellings[op] = cst.Module([]).code_for_node(reference)
             imports.append(needed)
-        replacement = cst.parse_expression(plan.code(names)).visit(_Operands(operands))
+        replacement = cst.parse_expression(plan.code(spellings)).visit(_Operands(operands))
         if node.lpar:
             replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
         elif plan.kind == "mul" and isinstance(self.ctx.parents.get(node), _BINDS_TIGHTER):
