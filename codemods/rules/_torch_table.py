@@ -190,6 +190,10 @@ TORCH_DTYPES: Mapping[str, str] = {
 }  # fmt: skip
 
 
+# torch functions another rule rewrites: GM510 leaves them to it
+OTHER_RULES: Mapping[str, str] = {"torch.einsum": "GM511"}
+
+
 def torch_name(ctx: FileContext, node: cst.BaseExpression) -> str | None:
     """`torch.cat` (imported under any alias, or the bare name `torch` that nothing binds) → "torch.cat"."""
     dotted = dotted_name(node)

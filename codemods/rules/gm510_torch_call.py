@@ -5,7 +5,7 @@ import libcst as cst
 from graphmend.builders import arg, as_tuple
 from graphmend.messages import explains
 from graphmend.rule import Rule
-from graphmend.rules._torch_table import TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
+from graphmend.rules._torch_table import OTHER_RULES, TORCH_DTYPES, TORCH_FUNCTIONS, TorchOp, torch_name
 from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from graphmend.values import Values
 
@@ -19,8 +19,9 @@ class TorchCall(Rule):
         `codemods/rules/_torch_table.py` to `mindspore.ops` (`torch.cat(xs, dim=1)` →
         `ops.cat(xs, axis=1)`, `torch.gather` → `ops.gather_elements`, `torch.transpose` →
         `ops.swapaxes`, `torch.zeros(2, 3)` → `ops.zeros((2, 3))`), and torch dtypes to MindSpore ones
-        (`torch.float32` → `ms.float32`). Every other torch reference is reported. Code outside graph
-        code (weight converters that use both frameworks) is not looked at.
+        (`torch.float32` → `ms.float32`). `torch.einsum` is GM511's (`OTHER_RULES`). Every other torch
+        reference is reported. Code outside graph code (weight converters that use both frameworks) is not
+        looked at.
 
     Why it breaks graph mode:
         MindSpore cannot compile torch calls, and torch tensors are not MindSpore tensors: a file that
@@ -49,7 +50,7 @@ class TorchCall(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         name = torch_name(self.ctx, node.func)
-        if name is None or name in TORCH_DTYPES:
+        if name is None or name in TORCH_DTYPES or name in OTHER_RULES:
             return
         op = TORCH_FUNCTIONS.get(name)
         message = f"`{self.ctx.code(node.func)}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"

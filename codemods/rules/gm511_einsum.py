@@ -7,6 +7,7 @@ import libcst as cst
 from graphmend.builders import arg, atom, parenthesized
 from graphmend.messages import explains
 from graphmend.rule import Rule
+from graphmend.rules._torch_table import torch_name
 from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 
 # `ops.einsum` under the names a file can reach it by (`from mindspore.ops import einsum` included)
@@ -36,7 +37,8 @@ class Einsum(Rule):
         (`"...hqk,...khd->...qhd"`) stands for batch axes the source does not count: the written axes are
         then counted from the end (`ops.swapaxes(v, -3, -2)`, `ops.movedim`, `x[..., None, :]`).
         A port's `ms.einsum(...)` (torch's `einsum` renamed; `mindspore` has no such function, so the call
-        raises AttributeError: mindone 0.5.0's CLAP) is rewritten the same way. Equations with another
+        raises AttributeError: mindone 0.5.0's CLAP) and a `torch.einsum` left in graph code (GM510 leaves
+        it to this rule) are rewritten the same way. Equations with another
         ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
         than two operands, or an equation that is not a literal are reported without a fix, with what to
         write instead. `mint.einsum` is not reported: GRAPH, STRICT and a
@@ -85,7 +87,8 @@ class Einsum(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         names = self.ctx.names(node.func)
-        if not (names & _EINSUM or _MISSING in names) or not node.args:
+        torch = torch_name(self.ctx, node.func) == "torch.einsum"
+        if not (names & _EINSUM or _MISSING in names or torch) or not node.args:
             return
         equation = node.args[0].value
         operands = [a.value for a in node.args[1:]]
@@ -100,7 +103,10 @@ class Einsum(Rule):
             f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only (its docs), and fails on "
             'CPU in every mode ("Unsupported op [Einsum] on CPU", PyNative included)'
         )
-        if not names & _EINSUM:
+        if torch:
+            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
+            head = f"`{spelled}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"
+        elif not names & _EINSUM:
             spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
             head = (
                 f"`{spelled}` in {self.ctx.where()}: MindSpore has no `einsum` at its top level (a port's "

@@ -56,3 +56,10 @@ class PortedClap(nn.Cell):
     def construct(self, query_layer, positional_embedding):
         scores = ops.swapaxes(ops.matmul(ops.swapaxes(query_layer, 1, 2), ops.swapaxes(positional_embedding, 1, 2)), 1, 2)
         return scores
+
+
+class TorchLeftover(nn.Cell):
+    """A PyTorch port's torch.einsum (GM510 leaves it to this rule); `torch` is not even imported."""
+
+    def construct(self, q, k):
+        return ops.matmul(q, ops.swapaxes(k, 2, 3))

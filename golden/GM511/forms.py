@@ -60,3 +60,10 @@ class PortedClap(nn.Cell):
     def construct(self, query_layer, positional_embedding):
         scores = mindspore.einsum("bhld,lrd->bhlr", query_layer, positional_embedding)
         return scores
+
+
+class TorchLeftover(nn.Cell):
+    """A PyTorch port's torch.einsum (GM510 leaves it to this rule); `torch` is not even imported."""
+
+    def construct(self, q, k):
+        return torch.einsum("bnqd,bnkd->bnqk", q, k)
