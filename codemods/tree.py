@@ -471,6 +471,28 @@ _EVERY_FIELD = _Hooks(None)
 _libcst_visit = cst.CSTNode.visit
 
 
+def target_names(target: cst.CSTNode) -> set[str]:
+    """The names an assignment target binds (`a`, `a, (b, *c)`; not `self.a` or `x[i]`)."""
+    if isinstance(target, cst.AsName):
+        return target_names(target.name)
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return set().union(*(target_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return set()
+
+
+def single_assign(statement: cst.BaseStatement) -> cst.Assign | None:
+    """The assignment of a line that is one `target = value` and nothing else."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        assign = statement.body[0]
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            return assign
+    return None
+
+
 def _visit_method(self: cst.CSTNode, visitor):  # type: ignore[no-untyped-def]
     if isinstance(visitor, cst.CSTVisitor):
         _walk(self, visitor, _attribute_hooks(visitor), _calls_of(visitor))

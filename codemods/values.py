@@ -53,7 +53,7 @@ import libcst as cst
 from graphmend.bindings import Binding, FunctionIndex
 from graphmend.names import qualified_names
 from graphmend.scopes import UNKNOWN, is_self_attribute
-from graphmend.tree import find
+from graphmend.tree import find, single_assign, target_names
 from graphmend.vocabulary import (
     CASTS,
     ELEMENTWISE,
@@ -951,16 +951,14 @@ def _bound_names(statement: cst.BaseStatement) -> set[str]:
                      cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Del, cst.Param):  # fmt: skip
         target = getattr(node, "target", None) or getattr(node, "name", None)
         if target is not None:
-            names |= {n.value for n in find(target, cst.Name)}
+            names |= target_names(target)
     return names
 
 
 def _single_target_value(statement: cst.BaseStatement, name: str | None) -> cst.BaseExpression | None:
     """`value` of a line that is one `name = value` (any single target when `name` is None); None otherwise."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    assign = statement.body[0]
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+    assign = single_assign(statement)
+    if assign is None:
         return None
     target = assign.targets[0].target
     if name is not None and not (isinstance(target, cst.Name) and target.value == name):

@@ -7,7 +7,7 @@ from graphmend.messages import explains
 from graphmend.rule import Rule
 from graphmend.scopes import is_self_attribute
 from graphmend.targets import EXPORT, STRICT, breaks
-from graphmend.tree import find
+from graphmend.tree import find, single_assign, target_names
 
 _PARAMETERS = {"mindspore.Parameter", "mindspore.ParameterTuple"}
 # values that are certainly not a Parameter when `__init__` assigns them
@@ -293,7 +293,7 @@ class _Saved:
         if any(n.attr.value == attr and id(n) not in inside for n in find(ctx.module, cst.Attribute)):
             return None  # another method, class or caller uses it
         statement = next((st for st in function.body.body if _assigns(st, target)), None)
-        if statement is None or not isinstance(value := _single_assign(statement).value, cst.Name):  # type: ignore[union-attr]
+        if statement is None or not isinstance(value := single_assign(statement).value, cst.Name):  # type: ignore[union-attr]
             return None
         given = value.value
         if given not in inputs or given in _bound(function) or not _only_read(function, attr, target):
@@ -325,13 +325,13 @@ def _plain_params(function: cst.FunctionDef) -> bool:
 
 
 def _assigns(statement: cst.BaseStatement, target: cst.Attribute) -> bool:
-    assign = _single_assign(statement)
+    assign = single_assign(statement)
     return assign is not None and assign.targets[0].target is target
 
 
 def _copies(statement: cst.BaseStatement, name: str, attr: str) -> bool:
     """`name = self.attr`, a top-level line of `bprop`."""
-    assign = _single_assign(statement)
+    assign = single_assign(statement)
     return (
         assign is not None
         and isinstance(assign.targets[0].target, cst.Name)
@@ -363,21 +363,8 @@ def _bound(function: cst.FunctionDef, ignore: list[cst.BaseStatement] = ()) -> s
             continue
         bound = getattr(node, "target", None) or getattr(node, "asname", None) or getattr(node, "name", None)
         if bound is not None:
-            names |= _target_names(bound)
+            names |= target_names(bound)
     return names
-
-
-def _target_names(target: cst.CSTNode) -> set[str]:
-    """The names an assignment target binds (`a`, `a, (b, *c)`; not `self.a` or `x[i]`)."""
-    if isinstance(target, cst.AsName):
-        return _target_names(target.name)
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, cst.Tuple | cst.List):
-        return set().union(*(_target_names(e.value) for e in target.elements))
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return set()
 
 
 def _without(function: cst.FunctionDef, removed: list[cst.BaseStatement]) -> cst.FunctionDef:
@@ -455,7 +442,7 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
     """(statement, value, lazy) when the first use of the attribute writes it in a top-level statement of
     `function`: `self.a = value`, or `if self.a is None: self.a = value`; None otherwise."""
     for statement in function.body.body:
-        assign = _single_assign(statement)
+        assign = single_assign(statement)
         if assign is not None:
             if assign.targets[0].target is first:
                 return statement, first, assign.value, False
@@ -466,20 +453,11 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
             and statement.test.left is first  # type: ignore[attr-defined]
             and isinstance(statement.body, cst.IndentedBlock)
             and len(statement.body.body) == 1
-            and (assign := _single_assign(statement.body.body[0])) is not None
+            and (assign := single_assign(statement.body.body[0])) is not None
         ):
             target = assign.targets[0].target
             if is_self_attribute(target) and target.attr.value == first.attr.value:
                 return statement, target, assign.value, True
-    return None
-
-
-def _single_assign(statement: cst.BaseStatement) -> cst.Assign | None:
-    """The assignment of a line that is one `target = value` and nothing else."""
-    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
-        assign = statement.body[0]
-        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
-            return assign
     return None
 
 
