@@ -41,9 +41,10 @@ class Einsum(Rule):
         it to this rule) are rewritten the same way. Equations with another
         ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
         than two operands, or an equation that is not a literal are reported without a fix, with what to
-        write instead. `mint.einsum` is not reported: GRAPH, STRICT and a
-        dynamic batch compile it on CPU (measured on 2.10; only PyNative rejects it there, "einsum only
-        supports Ascend").
+        write instead. `mint.einsum` is not reported: GRAPH and STRICT compile it on CPU with static
+        shapes, but PyNative on CPU ("einsum only supports Ascend") and a dynamic batch ("For EinsumExt,
+        dynamic shape or dynamic rank is not supported yet") reject it (measured on 2.10 by
+        tests/test_gm511_einsum.py; no rule reports that yet).
 
     Why it breaks graph mode:
         `ops.einsum` is the `Einsum` primitive, whose only kernel is on GPU (its docstring: "Supported

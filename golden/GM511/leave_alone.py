@@ -10,7 +10,7 @@ def einsum(equation, *operands):
 
 class Net(nn.Cell):
     def construct(self, a, b):
-        x = mint.einsum("bnqd,bnkd->bnqk", a, b)  # GRAPH compiles mint.einsum on CPU
+        x = mint.einsum("bnqd,bnkd->bnqk", a, b)  # GRAPH compiles mint.einsum on CPU (static shapes)
         y = einsum("i,j->ij", a, b)  # the file's own einsum
         z = np.einsum("m,d->md", np.arange(3), np.arange(4))  # host numpy: GM103's, not this rule's
         return x, y, z
