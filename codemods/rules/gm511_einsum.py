@@ -52,8 +52,10 @@ class Einsum(Rule):
         PyNative, GRAPH, STRICT, a dynamic batch and export alike: "Kernel select failed: Unsupported op
         [Einsum] on CPU" (tests/verify_rules/torch_port/gm511_einsum.py). PyTorch ports keep `einsum`
         from `torch.einsum`; mindnlp 0.3.1 replaces `ops.einsum` at import time with a Python einsum that
-        parses the equation, which LAX runs and STRICT and export reject (bench/realcells, chatglm's
-        rotary embedding).
+        parses the equation: STRICT and export reject it (`str.find` on the equation), LAX runs it for some
+        equations and not others (bench/realcells: EsmFold's and CvT's attention run in GRAPH, BERT's
+        relative positions fail there on a `dot` of 1-D inputs, and CvT's and BERT's fail with a dynamic
+        batch).
 
     Example:
         scores = ops.einsum("bnqd,bnkd->bnqk", q, k)
