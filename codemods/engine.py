@@ -13,6 +13,7 @@ from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, MetadataWrapper
 
 from graphmend import suppressions
+from graphmend.definitions import add_definitions
 from graphmend.finding import Edit, Finding, Import
 from graphmend.imports import add_imports
 from graphmend.incremental import Reparser
@@ -263,7 +264,8 @@ def _apply(ctx: FileContext, chosen: list[Report]) -> cst.Module:
             path.add(id(current))
             current = parents.get(current)
     updated = ctx.module.visit(_Replace(replacements, path))
-    return _add_imports(updated, {i for r in chosen if r.fix for i in r.fix.imports})
+    updated = _add_imports(updated, {i for r in chosen if r.fix for i in r.fix.imports})
+    return add_definitions(updated, [d for r in chosen if r.fix for d in r.fix.definitions])
 
 
 def _add_imports(module: cst.Module, imports: Set[Import]) -> cst.Module:
@@ -277,8 +279,17 @@ def _edits(ctx: FileContext, report: Report) -> tuple[Edit, ...]:
     imports = frozenset(report.fix.imports)
     if imports and imports not in ctx.import_edits:
         ctx.import_edits[imports] = import_edits(ctx.wrapper.module, imports, ctx.source)
-    edits = (*ctx.import_edits.get(imports, ()), _replacement_edit(ctx, report))
+    added = definition_edits(ctx.wrapper.module, report.fix.definitions, ctx.source)
+    edits = (*ctx.import_edits.get(imports, ()), *added, _replacement_edit(ctx, report))
     return tuple(sorted(edits, key=lambda e: e[:4]))  # by place; insertions at one place keep their order
+
+
+def definition_edits(module: cst.Module, definitions: Sequence[str], text: str) -> tuple[Edit, ...]:
+    """The text edits that add the top-level `definitions` a fix needs (after the imports): insertions,
+    and the blank line the statement after them may need."""
+    if not definitions:
+        return ()
+    return line_edits(text, _code_after(module, add_definitions(module, definitions), text))
 
 
 def import_edits(module: cst.Module, imports: Set[Import], text: str | None = None) -> tuple[Edit, ...]:

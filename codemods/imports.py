@@ -110,7 +110,7 @@ def _with_name(statement: cst.SimpleStatementLine, name: str) -> cst.SimpleState
 
 def _insert(module: cst.Module, line: cst.SimpleStatementLine, key: tuple) -> cst.Module:
     body = list(module.body)
-    start = _block_start(body)
+    start = block_start(body)
     block = []  # (index, key) of the leading import block
     for index in range(start, len(body)):
         statement = body[index]
@@ -139,13 +139,18 @@ def _insert(module: cst.Module, line: cst.SimpleStatementLine, key: tuple) -> cs
     return module.with_changes(body=body)
 
 
-def _block_start(body: list[cst.BaseStatement]) -> int:
+def block_start(body: list[cst.BaseStatement]) -> int:
     """Where the leading import block starts: after the module docstring."""
     if body and isinstance(body[0], cst.SimpleStatementLine):
         first = body[0].body[0]
         if isinstance(first, cst.Expr) and isinstance(first.value, (cst.SimpleString, cst.ConcatenatedString)):
             return 1
     return 0
+
+
+def is_import_line(statement: cst.BaseStatement) -> bool:
+    """A line of the leading import block: one import statement."""
+    return _statement_key(statement) is not None
 
 
 def _statement_key(statement: cst.BaseStatement) -> tuple | None:

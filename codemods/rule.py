@@ -33,6 +33,8 @@ class Fix:
     # the node the replacement replaces, when it is not the reported one (a fix that also edits `__init__`
     # replaces the class, and the finding stays on the call it is about)
     target: cst.CSTNode | None = None
+    # top-level functions the fix adds after the module's imports, as code (graphmend.definitions)
+    definitions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,7 @@ class Rule(cst.BatchableCSTVisitor):
         applicability: Applicability = "safe",
         imports: tuple[Import | None, ...] = (),
         target: cst.CSTNode | None = None,
+        definitions: tuple[str, ...] = (),
     ) -> None:
         fix = None
         if replacement is not None:
@@ -171,7 +174,7 @@ class Rule(cst.BatchableCSTVisitor):
                 # like ruff: a fix that would delete a comment is applied only when asked for
                 applicability = "unsafe"
                 message += f" (the fix would drop the comment `{min(dropped)}`)"
-            fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None), target)
+            fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None), target, definitions)
         self.ctx.reports.append(Report(type(self), node, message, fix))
 
 

@@ -38,7 +38,7 @@ def apply_edits(text: str, fixes: list[list[tuple[int, int, int, int, str]]]) ->
     chosen: list[tuple[int, int, str]] = []
     last = -1
     for fix in sorted(spans, key=lambda edits: min(edits)):
-        fresh = sorted(e for e in fix if e not in applied)
+        fresh = sorted((e for e in fix if e not in applied), key=lambda e: e[:2])  # stable: as given at one place
         if fresh and fresh[0][0] < last:
             continue  # overlaps a fix already taken: next round
         chosen += fresh
