@@ -71,6 +71,7 @@ CELLS: dict[str, Cell | None] = {
     "GM202": Cell(_HOST + "gm202_scratch.py", "Scratch"),
     "GM203": Cell(_HOST + "gm203_python_list_of_cells.py", "Stack", ("float32[B,8]",)),
     "GM204": Cell(_HOST + "gm204_constant_augassign.py", "RPNLoss"),
+    "GM205": Cell("tests/verify_rules/weight_norm/gm205_weight_norm.py", "PositionalConv", ("float32[B,6,8]",)),
     "GM301": Cell(_SHAPES + "gm301_len_of_tensor.py", "BatchFlatten"),
     "GM302": Cell(
         _SHAPES + "gm302_view_minus_one.py",

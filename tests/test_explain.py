@@ -28,6 +28,7 @@ JOBS = [(code, min(m.targets, key=lambda t: list(type(t)).index(t)).value)
         for code, rule in RULES.items() for m in rule.EXPLAINS]  # fmt: skip
 # where MindSpore's own line is not the finding's: the fix is elsewhere in the same file
 ELSEWHERE = {
+    "GM205": "the error names the call of the Cell given the weight norm; the fix replaces the import of `weight_norm`",
     "GM203": "the error names the loop over `self.layers` in construct; the list is built in __init__",
     "GM610": "the error names the call `self.double(x)` in construct; the fix is the method's decorator",
     "GM612": "the error names the read of `y` after the `if`; the fix binds it before the `if`",

@@ -86,13 +86,16 @@ def capture(
 ) -> dict[tuple[str, str], str]:
     """(Cell, check) → the traceback it raised there ("" when it ran). A Cell is a rule code (its hostile
     Cell in CELLS) or `path:Name`. Each Cell's file is copied into `workdir` (a project: the scripts next to
-    the model files), where MindSpore's files (analyze_fail.ir, rank_0/) go too."""
+    the model files) with the packages next to it, where MindSpore's files (analyze_fail.ir, rank_0/) go too."""
     scripts = []
     for index, (which, check) in enumerate(jobs):
         path, name, inputs, train = _cell(which)
         target = workdir / Path(path).name
         if not target.exists():
             shutil.copyfile(REPO / path, target)
+        for package in (REPO / path).parent.iterdir():  # what the file imports from next to it (GM205's stand-in)
+            if (package / "__init__.py").is_file() and not (workdir / package.name).exists():
+                shutil.copytree(package, workdir / package.name, ignore=shutil.ignore_patterns("__pycache__"))
         script = workdir / f"drive_{index}_{which.replace('/', '_').replace(':', '_')}_{check}.py"
         script.write_text(DRIVER.format(module=target.stem, cell=name, check=check, shapes=shapes(inputs),
                                         train=train), encoding="utf-8")  # fmt: skip

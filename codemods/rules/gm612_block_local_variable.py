@@ -77,6 +77,10 @@ class BlockLocalVariable(Rule):
             DYNAMIC,
             EXPORT,
         ),
+        # a name bound only under `if a:` and `if not a:` (two ifs, neither with an `else`), read after both:
+        # mindnlp's HuBERT and wav2vec2 encoders' `layer_outputs` (bench/realcells: every mode fails with it;
+        # the fix removes it where nothing else fails, GRAPH and the dynamic batch)
+        explains(r"The name '(?P<name>\w+)' is not defined, or not supported in graph mode", GRAPH, DYNAMIC),
     )
     FIX = "safe"
 
