@@ -234,6 +234,12 @@ def _cells() -> list[Cell]:
           {"config": _config("bert.configuration_bert:BertConfig", hidden_size=8, num_attention_heads=2,
                              max_position_embeddings=16, position_embedding_type="relative_key_query")},
           why="einsum of relative positions"),
+        # picked after GM205 was written, for its pattern (the hook version of mindnlp's `weight_norm`): the
+        # README gives the figures with and without it
+        c("mindnlp", "mindnlp/transformers/models/encodec/modeling_encodec.py", "EncodecConv1d",
+          ("float32[B,4,16]",),
+          {"config": _config("encodec.configuration_encodec:EncodecConfig"), "in_channels": 4, "out_channels": 4,
+           "kernel_size": 3}, why="weight_norm (its hook version)"),
     ]
 
 
@@ -281,14 +287,15 @@ NOTES: dict[str, str] = {
         + "the top Cell's returned tuple holds a `None` (`kv_cache` without `use_cache`): STRICT and export drop it from the graph's outputs (measured by hand: `return x, None` gives one output, `(x, None, y)` two, and inside a graph the `None` stays), so there are fewer outputs than PyNative's and the later ones shift; no rule, and no rewrite keeps the callers' indices"
     ),
     "mindnlp:modeling_hubert.HubertEncoderStableLayerNorm": (
-        "GM612 (`layer_outputs`), GM506 and GM507 remove the errors of the Cell's own file; then the positional "
-        "convolution's weight norm fails: mindnlp's modules/functional/weight_norm.py replaces the Conv1d's "
-        "`construct` at run time with one that recomputes the weight in numpy and calls `Parameter.set_data` "
-        "(another module, and a construct no source shows)"
+        "GM612 (`layer_outputs`), GM506 and GM507 fix the Cell's own code and GM205 mindnlp's `weight_norm` (numpy "
+        "and `Parameter.set_data` in the positional convolution's hijacked `construct`): GRAPH and the dynamic batch "
+        "pass. STRICT and export then fail on the `BaseModelOutput(...)` the encoder returns (a mindnlp ModelOutput "
+        "built in `construct`: 'the inputs should be constant'); its callers read the fields by name, and no rule "
+        "rewrites it"
     ),
     "mindnlp:modeling_wav2vec2.Wav2Vec2EncoderStableLayerNorm": (
-        "the same as HuBERT's (the code is copied): GM612, GM506 and GM507 fix its file, mindnlp's weight_norm "
-        "hijack then calls `Parameter.set_data` in the graph"
+        "the same as HuBERT's (the code is copied): after GM612, GM506, GM507 and GM205, GRAPH and the dynamic batch "
+        "pass, STRICT and export fail on the returned `BaseModelOutput(...)`"
     ),
     "mindaudio:variance_adapter.LengthRegulator": (
         "`batch.repeat(predicted.asnumpy().astype(np.int32).tolist(), 0)` is a per-row numpy-style repeat: GM507's "

@@ -63,15 +63,15 @@ def measure(cell: Cell) -> Measured:
     started = time.perf_counter()
     path = SRC / cell.package / cell.path
     source = path.read_text(encoding="utf-8")
-    span = _class_span(source, cell.name)
+    span, outside = _class_span(source, cell.name), _module_lines(source)
     fixes = {v: fix_source(source, str(path), unsafe=v == "unsafe") for v in ("safe", "unsafe")}
-    mine = {v: [f for f in r.applied if _in_cell(f, cell.name, span)] for v, r in fixes.items()}
+    mine = {v: [f for f in r.applied if _in_cell(f, cell.name, span, outside)] for v, r in fixes.items()}
     reports = {"safe": _verify(cell, path, fixes["safe"].output)}
     same = fixes["unsafe"].output == fixes["safe"].output
     reports["unsafe"] = reports["safe"] if same else _verify(cell, path, fixes["unsafe"].output)
     return Measured(
         cell=cell,
-        findings=[_finding(f) for f in fixes["unsafe"].findings if _in_cell(f, cell.name, span)],
+        findings=[_finding(f) for f in fixes["unsafe"].findings if _in_cell(f, cell.name, span, outside)],
         applied={v: sorted(f.code for f in fs) for v, fs in mine.items()},
         modes=_modes(reports, _in_pynative(cell, path, source, fixes)),
         wall_s=time.perf_counter() - started,
@@ -170,9 +170,17 @@ def _class_span(source: str, name: str) -> tuple[int, int]:
     raise LookupError(f"no class {name}")
 
 
-def _in_cell(finding, name: str, span: tuple[int, int]) -> bool:
-    """A finding in the class, or in a helper it calls (its message names `Class.method`)."""
-    return span[0] <= finding.line <= span[1] or f"`{name}." in finding.message
+def _module_lines(source: str) -> set[int]:
+    """The lines of the module's own statements (its imports), outside every class and function."""
+    tree = ast.parse(source)
+    return {n for node in tree.body if not isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}  # fmt: skip
+
+
+def _in_cell(finding, name: str, span: tuple[int, int], outside: set[int]) -> bool:
+    """A finding in the class, in a helper it calls (its message names `Class.method`), or on a statement of
+    the module itself (GM205's import of `weight_norm`: the file's, and so every Cell's of it)."""
+    return span[0] <= finding.line <= span[1] or f"`{name}." in finding.message or finding.line in outside
 
 
 # -- the summary -------------------------------------------------------------------------------
