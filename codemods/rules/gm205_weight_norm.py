@@ -65,7 +65,8 @@ class WeightNormHijack(Rule):
         of the weight over every axis but `dim`, and the weight), and a `construct` that first sets the
         weight to `g * v / ||v||` with `ops.assign`, then runs the Cell's own `construct`. Reported
         without a fix: a file that also uses the hook version's `remove_weight_norm` or `WeightNorm`
-        (they look for the hook), or an import the fix cannot take apart (not a top-level line of its own).
+        (they look for the hook), an import that shares its line with other statements, and calls that
+        reach the function otherwise (`wn.weight_norm(...)` of a module import, an import in a function).
 
     Why it breaks graph mode:
         mindnlp 0.3.1's functional `weight_norm` (wav2vec2, HuBERT) hijacks the Cell's `construct` with one
@@ -120,14 +121,25 @@ class WeightNormHijack(Rule):
     def visit_Module(self, node: cst.Module) -> None:
         if "weight_norm" not in self.ctx.source:  # most files never name it
             return
-        for line in node.body:  # an import elsewhere (in a function, under `try`) is left alone
+        handled: set[str] = set()
+        for line in node.body:  # an import in a function or under `try`: its calls are reported below
             for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
                     origin = dotted_name(small.module)
                     if origin in _HOW and not isinstance(small.names, cst.ImportStar):
                         for alias in small.names:
                             if dotted_name(alias.name) == "weight_norm":
+                                handled.add(origin)
                                 self._check(node, line, small, alias, origin)
+        for origin in _HOW.keys() - handled:  # `wn.weight_norm(...)`, an import the fix cannot replace
+            for call in find(node, cst.Call):
+                if f"{origin}.weight_norm" in self.ctx.names(call.func):
+                    self.report(
+                        call,
+                        f"mindnlp's `weight_norm` (`{origin}`) {_HOW[origin]}; import it by name at the top of the "
+                        f"file (`from {origin} import weight_norm`) for graphmend to replace it with one that graph "
+                        "mode compiles, or write one by hand (g * v / ||v|| with ops, `ops.assign` to the weight)",
+                    )
 
     def _check(self, module, line, statement, alias, origin: str) -> None:
         bound = alias.asname.name.value if alias.asname else "weight_norm"  # type: ignore[union-attr]
