@@ -452,8 +452,9 @@ class Values:
 
     def is_static(self, node: cst.BaseExpression, depth: int = 0) -> bool:
         """Known before any input is seen, in every configuration: number literals, the Cell's config
-        numbers (`self.k` set only to numbers or constructor arguments), locals bound only to such, and
-        tuples and integer arithmetic of them. Never a shape dimension (a dynamic batch makes it unknown)."""
+        numbers (`self.k` set only to numbers or constructor arguments), a rank (`x.ndim`, `len(x.shape)`:
+        a dynamic batch leaves it known), locals bound only to such, and tuples and integer arithmetic of
+        them. Never a shape dimension (a dynamic batch makes it unknown)."""
         if depth > 8:
             return False
         if isinstance(node, cst.Integer | cst.Float):
@@ -465,11 +466,31 @@ class Values:
                        for e in node.elements)  # fmt: skip
         if isinstance(node, cst.BinaryOperation):
             return self.is_static(node.left, depth + 1) and self.is_static(node.right, depth + 1)
+        if isinstance(node, cst.Attribute | cst.Call) and self.is_rank(node):
+            return True
         if isinstance(node, cst.Attribute):
             return self.is_number(node)
         if isinstance(node, cst.Name):
             values = self.values_of(node)
             return bool(values) and all(self.is_static(v, depth + 1) for v in values)
+        return False
+
+    def is_rank(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """A tensor's number of dimensions: `x.ndim`, `len(x.shape)`, a local bound only to one, or integer
+        arithmetic of one with static values (`x.ndim - 1`). Known in every configuration (`is_static`)."""
+        if depth > 8:
+            return False
+        if isinstance(node, cst.Attribute):
+            return node.attr.value == "ndim"
+        if isinstance(node, cst.Call) and self.is_builtin(node.func, ("len",)) and len(node.args) == 1:
+            shape = node.args[0].value
+            return isinstance(shape, cst.Attribute) and shape.attr.value == "shape"
+        if isinstance(node, cst.BinaryOperation):
+            sides = (node.left, node.right)
+            return any(self.is_rank(n, depth + 1) for n in sides) and all(self.is_static(n) for n in sides)
+        if isinstance(node, cst.Name):
+            values = self.values_of(node)
+            return bool(values) and all(self.is_rank(v, depth + 1) for v in values)
         return False
 
     def values_of(self, name: cst.Name) -> list[cst.BaseExpression]:

@@ -145,3 +145,26 @@ def test_dimensions_are_one_answer(expression: str) -> None:
     for rule, statement in DIMENSION_PROBES:
         fired = _fires(rule, statement.format(e=expression))
         assert fired == expected, f"{rule} on {statement.format(e=expression)!r}"
+
+
+# expression → whether it is a rank (`is_rank`), and whether it is known before any input (`is_static`); GM101
+# leaves a bare numpy constructor of a rank alone (tests/verify_rules/host_data/gm101_static_rank.py)
+RANKS: dict[str, tuple[bool, bool]] = {
+    "x.ndim": (True, True),
+    "len(x.shape)": (True, True),
+    "x.ndim - 1": (True, True),
+    "x.ndim - n": (False, False),  # n is a dimension
+    "x.shape[0]": (False, False),
+    "len(x)": (False, False),
+    "n": (False, False),
+    "3": (False, True),
+}
+
+
+@pytest.mark.parametrize("expression", RANKS)
+def test_a_rank_is_known_with_a_dynamic_batch_a_dimension_is_not(expression: str) -> None:
+    rank, static = RANKS[expression]
+    assert _probe_value(expression, lambda values, node: values.is_rank(node)) is rank
+    assert _probe_value(expression, lambda values, node: values.is_static(node)) is static
+    fired = _fires("GM101", f"probe = np.arange({expression})")
+    assert fired is not rank, f"GM101 on np.arange({expression})"

@@ -21,6 +21,8 @@ INPUT = ["float32[B,3,4,4]"]
 # file → (rule, Cell, unsafe fixes, input specs)
 CASES = {
     "gm101_layout_in_tensor": ("GM101", "FlatMask", False, INPUT),
+    "gm101_static_rank": ("GM101", "MeanAllBut", False, INPUT),
+    "gm101_mixed_constant": ("GM101", "LocationMask", False, ["float32[B,6,6]"]),
     "gm102_numpy_random": ("GM102", "Noisy", True, INPUT),
     "gm103_numpy_call": ("GM103", "HostSqrt", False, INPUT),
     "gm104_tensor_from_shape": ("GM104", "BatchScale", False, INPUT),
@@ -64,7 +66,10 @@ def failing(report: Report, version: str) -> set[str]:
     return {v.check for v in report.verdicts if v.version == version and not v.passed}
 
 
-@pytest.mark.parametrize("name", [n for n in CASES if n not in ("gm106_compiles_everywhere", "gm107_numpy_dtype")])
+NOT_FIXED_ALONE = ("gm106_compiles_everywhere", "gm107_numpy_dtype", "gm101_static_rank", "gm101_mixed_constant")
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n not in NOT_FIXED_ALONE])
 def test_the_fix_passes_every_check_with_the_numbers_of_pynative(reports, name):
     report, applied = reports[name]
     assert applied, f"{name}: graphmend fixed nothing"
@@ -110,6 +115,31 @@ def test_gm204_constant_drifts_from_call_to_call_in_every_graph_config(reports):
     drift = {c.name: c for c in verdict(report, "graph", "before").comparisons}
     assert drift["call 1 out[0]"].problem is None
     assert drift["call 2 out[0]"].problem.startswith("values differ")
+
+
+def test_numpy_constructors_of_a_rank_and_config_numbers_compile_everywhere_and_are_left_alone(reports):
+    """Why GM101 leaves `np.arange(x.ndim)` and `Tensor(np.ones((self.width,)), ...)` alone: a dynamic batch
+    keeps them known."""
+    report, applied = reports["gm101_static_rank"]
+    assert applied == 0
+    path = CELLS / "gm101_static_rank.py"
+    assert fix_source(path.read_text(encoding="utf-8"), str(path), select=["GM101"]).findings == ()
+    assert failing(report, "before") == set(), [v.problem for v in report.verdicts if not v.passed]
+
+
+def test_a_bare_constant_is_rewritten_with_its_neighbours_because_left_numpy_it_breaks_them(verifier):
+    """GM101 fixes `np.ones((6, 6))` next to `np.eye(sz, sz)` although the constant alone compiles everywhere:
+    the version that rewrites only `np.eye` (and GM105's `ms.Tensor(mask)`) fails in every mode."""
+    path = CELLS / "gm101_mixed_constant.py"
+    source = path.read_text(encoding="utf-8")
+    fixed = fix_source(source, str(path), select=["GM101", "GM105"]).output
+    assert "np.ones" not in fixed and "np.eye" not in fixed
+    half = fixed.replace(next(line for line in fixed.splitlines() if "b = " in line), "        b = np.ones((6, 6))")
+    assert half != fixed
+    requests = {"fixed": fixed, "half": half}
+    reports = Reports(verifier, lambda name: (Request(path, requests[name], "LocationMask", {}, ["float32[B,6,6]"]), 1))
+    assert failing(reports["fixed"][0], "after") == set()
+    assert failing(reports["half"][0], "after") == {"graph", "strict", "dynamic", "export"}
 
 
 def test_item_float_int_bool_and_numpy_on_shapes_compile_everywhere(reports):

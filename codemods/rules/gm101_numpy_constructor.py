@@ -22,10 +22,14 @@ class NumpyConstructor(Rule):
         no `Tensor(...)` is left around a tensor and the dtype the wrapper asks for is kept.
         `np` means host numpy however it is imported (`import numpy as onp`); `mindspore.numpy` is
         graph-native and never touched. A wrapped constructor whose arguments are all known before any
-        input (number literals, the Cell's config numbers such as `self.k`: `Tensor(np.zeros((4, self.k)),
-        ms.float32)`) is left alone: it is a constant in every configuration, a dynamic batch included
-        (measured on real Cells, bench/realcells: mindcv's `PositionalEncodingFourier` runs in every mode
-        as written), so a finding there would change nothing.
+        input (number literals, the Cell's config numbers such as `self.k`, a rank such as `x.ndim`:
+        `Tensor(np.zeros((4, self.k)), ms.float32)`), and a bare one of a rank (`np.arange(x.ndim)`, the
+        axes of a reduction), are left alone: each is a constant in every configuration, a dynamic batch
+        included (measured on real Cells, bench/realcells: mindcv's `PositionalEncodingFourier` runs in
+        every mode as written; tests/verify_rules/host_data/gm101_static_rank.py: mindnlp's hypercomplex
+        batch norm's axes from `np.arange(ndim)`), so a finding there would change nothing. A bare
+        constant of other numbers is still rewritten: its neighbours are, and numpy left to meet their
+        tensors (`np.ones((26, 26)) - ops.eye(n, n)`, mindocr's ABINet) fails in every mode (measured).
 
     Why it breaks graph mode:
         numpy runs on the host, so GRAPH_MODE must fold the call into a constant. With static shapes it
@@ -74,10 +78,15 @@ class NumpyConstructor(Rule):
         if match is None:
             return
         ctor = match.core
-        if match.is_tensor and ctor.args and all(self.values.is_static(v) for v in ctor.args.values()):
-            # `Tensor(np.zeros((4, self.dim)), ms.float32)`: a constant in every configuration, even a
-            # dynamic batch (measured: bench/realcells, PositionalEncodingFourier): nothing breaks
-            return
+        args = list(ctor.args.values())
+        if args and all(self.values.is_static(v) for v in args):
+            # `Tensor(np.zeros((4, self.dim)), ms.float32)`, `np.arange(x.ndim)`: a constant in every
+            # configuration, even a dynamic batch (measured: bench/realcells, PositionalEncodingFourier;
+            # tests/verify_rules/host_data/gm101_static_rank.py): nothing breaks. A bare constant of other
+            # numbers is rewritten with its neighbours: left numpy, `np.ones((26, 26)) - ops.eye(n, n)` fails
+            # in every mode (mindocr's ABINet location mask, golden/GM101/static_arguments.py)
+            if match.is_tensor or any(self.values.is_rank(v) for v in args):
+                return
         spelled = self.ctx.code(ctor.call.func)
         message = (
             f"host numpy `{spelled}` in {self.ctx.where()} is folded into a constant: with a dynamic batch "
