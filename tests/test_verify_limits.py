@@ -164,3 +164,17 @@ def test_gm613_a_number_given_to_export_is_frozen_and_the_fix_keeps_it_an_input(
     assert "The input number of parameters is not Compatible" in result["before"]["with_3"]
     assert result["after"]["with_3"] == [[v * 3 for v in row] for row in x]
     assert result["after"]["alone"].startswith("error")
+
+
+def test_gm606_set_displays_fail_everywhere_and_their_fix_passes_with_the_numbers_of_pynative(verifier):
+    """The set forms of mindnlp's reformer and gpt_neo: `set(...)` of a tuple or a list comprehension, a tuple
+    after `in` / `not in` (GM606's only fix; its evidence Cell is a `try`, which has none)."""
+    path = REPO / "tests" / "verify_rules" / "limits" / "gm606_set_display.py"
+    result = fix_source(path.read_text(encoding="utf-8"), str(path), select=["GM606"])
+    assert len(result.applied) == 6
+    assert fix_source(result.output, str(path), select=["GM606"]).findings == ()
+    reports = Reports(verifier, lambda _: (Request(path, result.output, "SetForms", {}, ["float32[B,3]"]), 6))
+    report = reports["sets"][0]
+    assert failing(report, "before") == set(CHECKS)
+    assert all("Unsupported expression 'Set" in p for p in problems(report, "before"))
+    assert failing(report, "after") == set(), problems(report, "after")

@@ -39,6 +39,7 @@ class Row:
     cases: tuple[Case, ...]
     rules: tuple[str, ...] = ()  # the graphmend rules that cover the row (or some of its cases)
     why: str = ""  # what no rule covers, and why (no mechanical rewrite, not a code pattern, ...)
+    reported: tuple[str, ...] = ()  # rules that only report this row's constructs (their fixes are for others)
     notes: tuple[str, ...] = field(default=())
 
 
@@ -80,6 +81,7 @@ ROWS: tuple[Row, ...] = (
             ),
         ),
         rules=("GM606",),
+        reported=("GM606",),
     ),
     Row(
         2,
@@ -116,7 +118,8 @@ ROWS: tuple[Row, ...] = (
             _n("set_comprehension", "s = {i for i in range(3)}\nreturn x * len(s)"),
         ),
         rules=("GM604", "GM603", "GM606"),
-        why="the annotated assignment ran everywhere; `match`, `import`, `nonlocal` and set displays are reported (GM606), not rewritten",
+        why="the annotated assignment ran everywhere; `match`, `import` and `nonlocal` are reported (GM606), not "
+        "rewritten; set displays and comprehensions become `set(...)` (GM606's fix)",
     ),
     Row(
         3,
@@ -136,6 +139,7 @@ ROWS: tuple[Row, ...] = (
             ),
         ),
         rules=("GM606", "GM607"),
+        reported=("GM606",),
     ),
     Row(
         4,

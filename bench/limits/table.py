@@ -75,7 +75,8 @@ def coverage(row: cases.Row, results: dict) -> str:
     parts = []
     for code in row.rules:
         rule = RULES[code]
-        parts.append(f"{code} {rule.NAME} ({'report' if rule.FIX == 'none' else rule.FIX + ' fix'})")
+        report = rule.FIX == "none" or code in row.reported
+        parts.append(f"{code} {rule.NAME} ({'report' if report else rule.FIX + ' fix'})")
     if row.why:
         parts.append(row.why)
     elif not row.rules:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import libcst as cst
+from libcst.metadata import BuiltinAssignment
 
 from graphmend.messages import explains
 from graphmend.rule import Rule
@@ -19,22 +20,20 @@ _SYNTAX: dict[type, tuple[str, str, str]] = {
     cst.Import: ("`import`", "Unsupported statement 'Import'", "import at the top of the module"),
     cst.ImportFrom: ("`from … import`", "Unsupported statement 'Import'", "import at the top of the module"),
     cst.Nonlocal: ("`nonlocal`", "Unsupported statement 'Nonlocal'", "return the value from the inner function"),
-    cst.Set: ("a set display", "Unsupported expression 'Set'", "use a tuple or list of distinct items"),
-    cst.SetComp: (
-        "a set comprehension",
-        "Unsupported expression 'SetComp'",
-        "use a list comprehension of distinct items",
-    ),
+    cst.Set: ("a set display", "Unsupported expression 'Set'", "use `set(...)` of a tuple"),
+    cst.SetComp: ("a set comprehension", "Unsupported expression 'SetComp'", "use `set(...)` of a list comprehension"),
 }
 
 
 class UnsupportedSyntax(Rule):
-    """Syntax MindSpore's graph compiler rejects: `try`, `yield`, `match`, `import`, `nonlocal`, set displays.
+    """Syntax the graph compiler rejects: `try`, `yield`, `match`, `import`, `nonlocal`; set displays → `set(...)`.
 
     What it does:
         Reports `try`, `yield`, `match`, `import`, `nonlocal`, set displays and set comprehensions in
         graph code (construct, the methods and functions it calls, `@jit` functions), with the error
-        MindSpore gives and what to write instead.
+        MindSpore gives and what to write instead. Set displays and comprehensions are fixed: the right
+        side of `in` / `not in` becomes a tuple (`x.dtype in (ms.int32, ms.int64)`), any other display
+        `set((a, b))` and a comprehension `set([f(k) for k in ks])`.
 
     Why it breaks graph mode:
         The graph compiler parses the function's source and has no translation for these. Measured on
@@ -42,10 +41,16 @@ class UnsupportedSyntax(Rule):
         batch and export with "Unsupported statement 'Try'." ('Match', 'Import', 'Nonlocal') or
         "Unsupported expression 'Yield'." ('Set', 'SetComp'), also inside a function decorated with
         `jit(capture_mode="bytecode")` once construct calls it in GRAPH_MODE; called from PyNative, such a
-        function ran, so functions decorated that way are not reported. (`set(...)` of a list ran with
-        PyNative's numbers in every mode: only the display syntax fails.)
+        function ran, so functions decorated that way are not reported. `set(...)` ran with PyNative's
+        numbers in every mode: only the display syntax fails (tests/verify_rules/limits/gm606_set_display.py,
+        reformer's `attn_types_set == {"lsh", "local"}` and gpt_neo's `labels.dtype in {int64, int32}`:
+        equality, sizes, starred elements, a comprehension and `not in`, all four configurations).
 
     Example:
+        if len(kinds) == 2 and kinds == {"lsh", "local"}:
+        # becomes
+        if len(kinds) == 2 and kinds == set(("lsh", "local")):
+
         try:
             y = self.head(x)
         except ValueError:
@@ -53,9 +58,11 @@ class UnsupportedSyntax(Rule):
         # no mechanical rewrite: graph code cannot catch; test the condition that raises instead
 
     Fix safety:
-        No fix: a `try` has no graph equivalent, a generator's consumer must change with it, and the
-        others have rewrites whose meaning depends on the surrounding code (a set's order, an import's
-        side effects).
+        Safe for sets: `set((a, b))` is the set `{a, b}` is (a membership test of a tuple is the same
+        test: it compares by identity, then `==`, as a set does for hashable items). Not fixed where
+        `set` means something else. No fix for the others: a `try` has no graph equivalent, a
+        generator's consumer must change with it, `nonlocal` needs the inner function rewritten, and an
+        import moved to the top of the module changes when its side effects run.
     """
 
     CODE = "GM606"
@@ -70,7 +77,7 @@ class UnsupportedSyntax(Rule):
             EXPORT,
         ),
     )
-    FIX = "none"
+    FIX = "safe"
 
     def visit_Try(self, node: cst.Try) -> None:
         self._report(node)
@@ -94,16 +101,44 @@ class UnsupportedSyntax(Rule):
         self._report(node)
 
     def visit_Set(self, node: cst.Set) -> None:
-        self._report(node)
+        elements = [e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in node.elements]
+        if _membership(self.ctx.parents.get(node), node):
+            parens = {"lpar": node.lpar or [cst.LeftParen()], "rpar": node.rpar or [cst.RightParen()]}
+            self._report(node, cst.Tuple(elements, **parens), "use a tuple: the same membership test")
+        else:
+            self._report(node, self._set_of(node, cst.Tuple(elements)), "use `set(...)` of a tuple: the same set")
 
     def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._report(node)
+        items = cst.ListComp(node.elt, node.for_in)
+        self._report(node, self._set_of(node, items), "use `set(...)` of a list comprehension: the same set")
 
-    def _report(self, node: cst.CSTNode) -> None:
+    def _set_of(self, node: cst.BaseExpression, items: cst.BaseExpression) -> cst.Call | None:
+        """`set(items)`, with the parentheses `node` had; None where `set` is not the builtin."""
+        scope = self.ctx.scopes.get(node)
+        found = scope["set"] if scope is not None else set()
+        if not found or not all(isinstance(a, BuiltinAssignment) for a in found):
+            return None
+        return cst.Call(cst.Name("set"), [cst.Arg(items)], lpar=node.lpar, rpar=node.rpar)
+
+    def _report(self, node: cst.CSTNode, replacement: cst.CSTNode | None = None, how: str = "") -> None:
         if self.ctx.current is not None and _bytecode(self.ctx.current.node):
             return  # in PyNative, bytecode capture runs what it cannot graph in Python
         what, error, todo = _SYNTAX[type(node)]
-        self.report(node, f'{what} in {self.ctx.where()}: MindSpore\'s graph compiler rejects it ("{error}"); {todo}')
+        head = f'{what} in {self.ctx.where()}: MindSpore\'s graph compiler rejects it ("{error}")'
+        if replacement is not None:
+            self.report(node, f"{head}; {how}", replacement)
+        elif how:
+            self.report(node, f"{head}; {todo} (`set` means something else here: rewrite by hand)")
+        else:
+            self.report(node, f"{head}; {todo}")
+
+
+def _membership(parent: cst.CSTNode | None, node: cst.Set) -> bool:
+    """`node` is what an `in` / `not in` looks in (`x in {a, b}`), with no starred element."""
+    if not isinstance(parent, cst.ComparisonTarget) or parent.comparator is not node:
+        return False
+    starred = any(isinstance(e, cst.StarredElement) for e in node.elements)
+    return isinstance(parent.operator, (cst.In, cst.NotIn)) and not starred
 
 
 def _bytecode(function: cst.FunctionDef) -> bool:

@@ -31,8 +31,8 @@ class Everything(nn.Cell):
             total = total + 1
 
         add()
-        s = {1, 2}
-        t = {i for i in range(3)}
+        s = set((1, 2))
+        t = set([i for i in range(3)])
         for v in gen(3):
             total = total + v
         return total * len(s) * len(t) * math.pi * pi
