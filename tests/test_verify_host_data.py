@@ -35,6 +35,7 @@ CASES = {
     "gm106_fed_to_numpy": ("GM106", "HostReduce", False, INPUT),
     "gm202_scratch": ("GM202", "Scratch", False, INPUT),
     "gm202_overrides": ("GM202", "Scaled", False, INPUT),
+    "gm202_keyed_cache": ("GM202", "RotaryPositionalEmbedding", True, ["float32[B,6,8]"]),
     "gm202_saved_for_bprop": (
         "GM202",
         "ReverseSort",
@@ -140,6 +141,13 @@ def test_a_bare_constant_is_rewritten_with_its_neighbours_because_left_numpy_it_
     reports = Reports(verifier, lambda name: (Request(path, requests[name], "LocationMask", {}, ["float32[B,6,6]"]), 1))
     assert failing(reports["fixed"][0], "after") == set()
     assert failing(reports["half"][0], "after") == {"graph", "strict", "dynamic", "export"}
+
+
+def test_gm202_a_keyed_cache_fails_strict_and_export_and_computed_every_call_it_passes(reports):
+    report, applied = reports["gm202_keyed_cache"]
+    assert applied == 1
+    assert failing(report, "before") == {"strict", "export"}
+    assert "the member attribute must be of the Parameter type" in verdict(report, "strict", "before").problem
 
 
 def test_item_float_int_bool_and_numpy_on_shapes_compile_everywhere(reports):

@@ -30,11 +30,14 @@ class AttributeMutation(Rule):
         a top-level assignment: a value computed and read only later in the same call becomes a local
         variable; a value never read is removed (when computing it has no effect); a lazily cached value
         (`if self.cache is None: self.cache = ...`, `__init__` setting it to `None`) is computed into a
-        local variable on every call. One finding covers every such attribute of the method, reported at
-        the method. An input that `construct` keeps for the Cell's own `bprop` (`self.idx = idx`, read
-        only there: PyTorch's `save_for_backward`, in mindnlp's reformer) is fixed apart: `bprop` receives
-        the same inputs, so it reads its own parameter and the assignment goes (its comments stay, on the
-        line after). Real state across calls (`self.calls = self.calls + 1`) is reported only.
+        local variable on every call, and so is a value kept while a key matches (`if n == self.cached_n
+        and self.cached is not None: return self.cached`, then `self.cached_n = n` and `self.cached = ...`:
+        the rotary embeddings of mindone's wav2vec2-conformer, wav2vec2-bert, seamless_m4t and clvp
+        ports), whose early `return` goes with the attributes. One finding covers every such attribute of
+        the method, reported at the method. An input that `construct` keeps for the Cell's own `bprop`
+        (`self.idx = idx`, read only there: PyTorch's `save_for_backward`, in mindnlp's reformer) is fixed
+        apart: `bprop` receives the same inputs, so it reads its own parameter and the assignment goes (its
+        comments stay, on the line after). Real state across calls (`self.calls = self.calls + 1`) is reported only.
 
     Why it breaks graph mode:
         A compiled graph can only update state that lives in Parameters. LAX syntax runs the assignment
@@ -57,8 +60,13 @@ class AttributeMutation(Rule):
         depends on no input of the call: the outputs and the Parameters are those of the original (the
         attribute itself is no longer set, which only Python code outside the file could see). Unsafe for a
         cache computed from the call's inputs: the original kept the first call's value for every later
-        call, the fix computes it each time (equal when the inputs' shapes do not change). State across
-        calls has no fix: making it a Parameter needs its dtype and shape, and `ops.assign` to update it.
+        call, the fix computes it each time (equal when the inputs' shapes do not change). Unsafe for a value
+        kept while a key matches: the original returned the kept value whenever the key matched, whatever
+        else of the inputs changed (the ports cast it to the input's dtype), the fix computes it each time;
+        equal when it depends on the key alone (measured: STRICT and export reject the original, the fix
+        passes every mode with PyNative's numbers, tests/verify_rules/host_data/gm202_keyed_cache.py).
+        State across calls has no fix: making it a Parameter needs its dtype and shape, and `ops.assign`
+        to update it.
         Safe for an input kept for `bprop`, when neither method rebinds that input and nothing else reads
         the attribute: the outputs, and the gradients in PyNative, GRAPH and STRICT, are the original's
         PyNative ones (measured).
@@ -98,15 +106,27 @@ class AttributeMutation(Rule):
                 if fix is not None:
                     found.append(fix)
                     taken.add(fix.local)
+        keyed = [f for f in found if f.hit is not None]
+        if keyed and not keyed[0].hit.attrs <= {f.attr for f in keyed}:  # type: ignore[union-attr]
+            found = [f for f in found if f.hit is None]  # a part of the cache stays: the early return must too
         safe = [f for f in found if f.applicability == "safe"]
         later = [f for f in found if f not in safe] if safe else []
         found = safe or found  # the unsafe ones, once the safe ones are fixed (the next pass finds them)
         replacements = {id(f.statement): f.replacement for f in found if f.replacement is not f.statement}
         body = [replacements.get(id(st), st) for st in function.body.body]
         fixed = function.with_changes(body=function.body.with_changes(body=[st for st in body if st is not None]))
+        hit = next((f.hit for f in found if f.hit is not None), None)
+        if hit is not None:  # a keyed cache's early return goes with it (its comments to the line after)
+            fixed = _without(fixed, [hit.statement])
         for f in found:
             fixed = fixed.visit(_ToLocal(f.attr, f.local))
         lines = "; ".join(f"`self.{f.attr}` (line {self.ctx.positions[f.target].start.line}) {f.why}" for f in found)
+        if hit is not None:
+            lines += (
+                f"; and the early `return self.{hit.value}` when `{hit.key}` matches goes: the value is computed on "
+                f"every call (unsafe: the original returned the value it kept while `{hit.key}` stayed the same, "
+                "whatever else of the inputs changed, a dtype for one; equal when the value depends on the key alone)"
+            )
         if later:
             lines += "; then, with unsafe fixes: " + "; ".join(f"`self.{f.attr}` {f.why}" for f in later)
         unsafe = any(f.applicability == "unsafe" for f in found)
@@ -220,9 +240,10 @@ class _Scratch:
     effect), and a lazily cached value `if self.a is None: self.a = ...` (→ computed on every call).
     """
 
-    def __init__(self, attr, target, statement, replacement, local, why, applicability) -> None:
+    def __init__(self, attr, target, statement, replacement, local, why, applicability, hit=None) -> None:
         self.attr, self.target, self.statement, self.replacement = attr, target, statement, replacement
         self.local, self.why, self.applicability = local, why, applicability
+        self.hit: _Hit | None = hit  # the keyed cache the attribute is part of: its early `return` goes too
 
     @classmethod
     def of(cls, rule: AttributeMutation, attr: str, plain: cst.BaseExpression, taken: set[str]) -> _Scratch | None:
@@ -230,8 +251,26 @@ class _Scratch:
         function, cell = ctx.current.node, ctx.current.cell  # type: ignore[union-attr]
         if function not in cell.body.body or _used_elsewhere(ctx.module, cell, function, attr):  # type: ignore[union-attr]
             return None
+        hit = _cache_hit(function, rule._plain_value)
+        if hit is not None and attr in hit.attrs:
+            kept = [st for st in function.body.body if st is not hit.statement]
+            trimmed = function.with_changes(body=function.body.with_changes(body=kept))
+            found = cls._of(rule, trimmed, attr, plain, taken, function)
+            if found is None or found.replacement is None and attr == hit.value:
+                return None
+            found.hit, found.applicability = hit, "unsafe"
+            if found.replacement is None:
+                found.why = "is read only by the cache's early `return`: the fix removes it"
+            return found
+        return cls._of(rule, function, attr, plain, taken, function)
+
+    @classmethod
+    def _of(cls, rule, function, attr: str, plain, taken: set[str], tree: cst.FunctionDef) -> _Scratch | None:
+        """`function` is the method as the fix sees it (without a keyed cache's early return), `tree` the
+        method in the module (whose parents the context knows)."""
+        ctx = rule.ctx
         uses = [n for n in find(function.body, cst.Attribute) if n.attr.value == attr and is_self_attribute(n)]
-        if not uses or any(_in_nested_scope(ctx, n, function) for n in uses):
+        if not uses or any(_in_nested_scope(ctx, n, tree) for n in uses):
             return None
         first = _first_write(function, uses[0])
         if first is None:
@@ -459,6 +498,58 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
             if is_self_attribute(target) and target.attr.value == first.attr.value:
                 return statement, target, assign.value, True
     return None
+
+
+class _Hit:
+    """`if key == self.k and self.c is not None: return self.c`, a top-level statement of the function: a cache
+    of `self.c`, kept while `self.k` equals `key` (the rotary embeddings of mindone's wav2vec2-conformer,
+    wav2vec2-bert, seamless_m4t and clvp ports)."""
+
+    def __init__(self, statement: cst.If, key: str, attrs: set[str], value: str) -> None:
+        self.statement, self.key, self.attrs, self.value = statement, key, attrs, value
+
+
+def _cache_hit(function: cst.FunctionDef, plain) -> _Hit | None:
+    for statement in function.body.body:
+        if not isinstance(statement, cst.If) or statement.orelse is not None:
+            continue
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        line = body[0] if len(body) == 1 else None
+        returned = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if not isinstance(returned, cst.Return) or not is_self_attribute(returned.value):
+            continue
+        value = returned.value.attr.value  # type: ignore[union-attr]
+        parts, test = [], statement.test
+        while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            parts.append(test.right)
+            test = test.left
+        parts.append(test)
+        keys, guarded = [], False
+        for part in parts:
+            if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
+                break
+            (comparison,) = part.comparisons
+            left, right = part.left, comparison.comparator
+            if isinstance(comparison.operator, cst.IsNot) and _is_none(right) and is_self_attribute(left):
+                guarded = guarded or left.attr.value == value  # type: ignore[union-attr]
+            elif isinstance(comparison.operator, cst.Equal) and is_self_attribute(right) != is_self_attribute(left):
+                mine, other = (right, left) if is_self_attribute(right) else (left, right)
+                if any(is_self_attribute(n) for n in find(other, cst.Attribute)):
+                    break
+                keys.append((mine.attr.value, other))  # type: ignore[union-attr]
+            else:
+                break
+        else:
+            attrs = {k for k, _ in keys} | {value}
+            if guarded and keys and all(plain(a) is not None for a in attrs):
+                key = cst.Module([]).code_for_node(keys[0][1])
+                return _Hit(statement, key, attrs, value)
+        return None  # only the first `if` that returns an attribute is looked at
+    return None
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _is_none_test(test: cst.BaseExpression) -> bool:
