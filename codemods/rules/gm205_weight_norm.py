@@ -7,6 +7,7 @@ from graphmend.calls import dotted_name
 from graphmend.finding import Import
 from graphmend.messages import explains
 from graphmend.rule import Rule
+from graphmend.rules.gm201_set_data import SetData
 from graphmend.targets import DYNAMIC, EXPORT, GRAPH, STRICT, breaks
 from graphmend.tree import find
 
@@ -105,13 +106,7 @@ class WeightNormHijack(Rule):
     NAME = "weight-norm-hijack"
     BREAKS = breaks(GRAPH, STRICT, DYNAMIC, EXPORT)
     EXPLAINS = (
-        explains(
-            r"Failed to compile in GRAPH_MODE because the 'Parameter' object's method 'set_data' is "
-            r"not supported",
-            GRAPH,
-            DYNAMIC,
-        ),
-        explains(r"In JIT strict mode, cannot get attributes set_data", STRICT, EXPORT),
+        *SetData.EXPLAINS,  # the functional version's hijacked construct calls `Parameter.set_data`
         # the hook version (bench/realcells: mindnlp's EncodecConv1d, in every mode)
         explains(r"Unsupported statement 'Nonlocal'", GRAPH, STRICT, DYNAMIC, EXPORT),
     )
