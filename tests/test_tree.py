@@ -184,7 +184,12 @@ class _Typed(cst.CSTVisitor):
         self.events.append(("enter bases", id(node)))
 
 
-@pytest.mark.parametrize("path", INPUTS[::7], ids=lambda p: f"{p.parent.name}/{p.name}")
+# every 7th golden input that defines a function (the test checks the walk leaves one): which ones, as golden
+# cases come and go, changes nothing
+WITH_FUNCTIONS = [p for p in INPUTS if b"def " in p.read_bytes()]
+
+
+@pytest.mark.parametrize("path", WITH_FUNCTIONS[::7], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_typed_visitor_methods_are_called_as_libcst_calls_them(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = cst.parse_module(path.read_bytes())
     own = _Typed()
