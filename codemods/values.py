@@ -229,8 +229,8 @@ class Values:
         return False
 
     def is_list(self, node: cst.BaseExpression) -> bool:
-        """A Python list: a list display or comprehension, `list(...)`, or a local name every binding of which
-        is one of these or another such name (flow-insensitive)."""
+        """A Python list: a list display or comprehension, `list(...)`, a list display times an int (`[1] * n`),
+        or a local name every binding of which is one of these or another such name (flow-insensitive)."""
         return self._is_list(node, set())
 
     def _is_list(self, node: cst.BaseExpression, seen: set[str]) -> bool:
@@ -238,6 +238,12 @@ class Values:
             return True
         if isinstance(node, cst.Call):
             return self.is_builtin(node.func, ("list",))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+            # `[1] * n`, `n * [1]`: a list repeated an int number of times (times a tensor it is a tensor)
+            for items, times in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(items, cst.List | cst.ListComp) and self.is_int(times):
+                    return True
+            return False
         if not isinstance(node, cst.Name) or node.value in seen or self.ctx.current is None:
             return False
         bindings = self.bindings(node.value)
@@ -441,6 +447,8 @@ class Values:
         if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
             return self.is_int(node.expression)
         if isinstance(node, cst.Integer):
+            return True
+        if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
             return True
         if isinstance(node, cst.Call):
             func = node.func

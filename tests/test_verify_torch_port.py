@@ -38,6 +38,8 @@ CASES = {
     "repeat_axis0": ("gm507_torch_repeat", "GM507", "ElementRepeat", ["float32[B,3,4]"], False),
     "repeat_axis2": ("gm507_torch_repeat", "GM507", "UpsampleByRepeat", ["float32[B,3,4]"], False),
     "repeat_after_conv": ("gm507_torch_repeat", "GM507", "UpsampleAfterConv", ["float32[B,3,4]"], False),
+    "list_sizes": ("gm507_list_sizes", "GM507", "SideTiles", ["float32[B,4,3]", "float32[B,2,3]"], False),
+    "star_sizes": ("gm507_list_sizes", "GM506", "Newline", ["float32[B,4,3]"], False),
     "device": ("gm508_device_move", "GM508", "Head", ["float32[B,3,4]"], False),
     "dropout_train": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], True),
     "dropout_eval": ("gm509_dropout_training", "GM509", "Attention", ["float32[B,3,4,4]"], False),
@@ -49,7 +51,7 @@ CASES = {
 }
 # the original fails in PyNative too: the rewritten version is the reference
 PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "repeat_after_conv",
-                  "device", "torch", "torch_table", "einsum", "einsum_ported"}  # fmt: skip
+                  "list_sizes", "device", "torch", "torch_table", "einsum", "einsum_ported"}  # fmt: skip
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 

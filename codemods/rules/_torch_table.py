@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import Scope
+from libcst.metadata import BuiltinAssignment, Scope
 
 from graphmend.builders import arg, as_tuple, call, tuple_of
 from graphmend.calls import dotted_name
@@ -217,26 +217,50 @@ def _bound_locally(ctx: FileContext, node: cst.BaseExpression) -> bool:
 def sizes(node: cst.Call, values: Values) -> tuple[cst.BaseExpression | None, str]:
     """The sizes of torch's `x.expand(*sizes)` / `x.repeat(*sizes)` as one tuple expression, or why not.
 
-    `(a, b)` from `f(a, b)`; a tuple or list literal, `y.shape`, `y.shape[1:]`, or a local name bound
-    only to one of them, as it is; `f(n)` with an int literal → `(n,)`. Any other single argument may be
-    an int or a sequence: no guess.
+    `(a, b)` from `f(a, b)`; `(*y.shape[:-1], 1)` from `f(*y.shape[:-1], 1)`; a tuple or list literal as a
+    tuple; a Python list (`reps = [1] * (x.ndim + 1)`) as `tuple(reps)`, since `ops.tile` and `ops.broadcast_to`
+    reject lists in every mode; `y.shape`, `y.shape[1:]`, or a local name bound only to one of them, as it is;
+    `f(n)` with an int literal → `(n,)`. Any other single argument may be an int or a sequence (and a lone
+    `*sizes` of unknown items may hold a whole size): no guess.
     """
     args = node.args
     if not args:
         return None, "no sizes given"
-    if any(a.keyword is not None or a.star for a in args):
-        return None, "keyword or star arguments"
+    if any(a.keyword is not None or a.star == "**" for a in args):
+        return None, "keyword arguments"
+    if any(a.star for a in args):  # `x.expand(*y.shape[:-1], 1)`: the same sizes, unpacked in a tuple
+        if len(args) == 1 and not _sequence_of_sizes(values, args[0].value):
+            return None, "star arguments of unknown sizes (one of them may be a whole size)"
+        items = [cst.StarredElement(a.value) if a.star else cst.Element(a.value) for a in args]
+        return cst.Tuple(items), ""
     if len(args) > 1:
         return as_tuple([a.value for a in args]), ""
     only = args[0].value
     if isinstance(only, cst.List):
         return tuple_of(only), ""
+    if values.is_list(only) and _builtin(values, only, "tuple"):
+        # `reps = [1] * (x.ndim + 1)`: `ops.tile` and `ops.broadcast_to` take a tuple, never a list (measured:
+        # "Failed calling Tile with dims=list" in every mode, golden/GM507/list_sizes.py)
+        return cst.Call(cst.Name("tuple"), [cst.Arg(only)]), ""
     bound = values.values_of(only) if isinstance(only, cst.Name) else []
     if values.is_shape_like(only) or bound and all(values.is_shape_like(v) for v in bound):
         return only, ""
     if values.is_int(only) or _is_item(only):
         return as_tuple([only]), ""
     return None, f"`{values.ctx.code(only)}` may be one int or a sequence of them"
+
+
+def _sequence_of_sizes(values: Values, node: cst.BaseExpression) -> bool:
+    """A shape, a tuple or list of sizes, or a local bound only to one: unpacked, each item is one size."""
+    bound = values.values_of(node) if isinstance(node, cst.Name) else [node]
+    return bool(bound) and all(values.is_shape_like(v) or values.is_list(v) for v in bound)
+
+
+def _builtin(values: Values, node: cst.CSTNode, name: str) -> bool:
+    """`name` is Python's builtin where `node` is (no local, global or import rebinds it)."""
+    scope: Scope | None = values.ctx.scopes.get(node)
+    found = scope[name] if scope is not None else set()
+    return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
 
 def _is_item(node: cst.BaseExpression) -> bool:
