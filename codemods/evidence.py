@@ -107,6 +107,7 @@ CELLS: dict[str, Cell | None] = {
     ),
     "GM510": Cell(_TORCH + "gm510_torch_call.py", "Block"),
     "GM511": Cell(_TORCH + "gm511_einsum.py", "Einsums", ("float32[B,3,4,5]",)),
+    "GM512": Cell(_TORCH + "gm512_mint_einsum.py", "MintEinsums", ("float32[B,2,3,4]",)),
     "GM601": Cell(_LIMITS + "gm601_list_alias_mutation.py", "Pyramid", ("float32[B,4]",)),
     "GM602": Cell(_LIMITS + "gm602_loop_else.py", "Search", ("float32[B,4]",)),
     "GM603": Cell(_LIMITS + "gm603_walrus.py", "Gate", ("float32[B,4]",)),

@@ -31,8 +31,19 @@ SEEN = [
     "bcxd,bcyd->bcxy", "blhs,bshd->blhd", "bntc,bncs->bnts", "m,d->md", "ij,jk", "ij->", "ii->i",
     "bnqk,bnqk->bnq", "i,i->", "...hqk,...khd->...qhd", "...qhd,...khd->...hqk", "...qc, ...kc -> ...qk",
     "...nd,...ng->...gd", "...hqk,...hkc->...qhc", "ibnd,hnd->ibh",
+    # `mint.einsum` in the six-package corpus (GM512)
+    "..., f -> ... f", "...n,d->...nd", "...pd,...qd->...pq", "...si,...id->...sd", "BHGF,BHXF->BHGX",
+    "BHGX,BHXF->BHGF", "BHNKF,BHGF->BHNKG", "BHNKF,BHNXF->BHNKX", "BHNKG,BHGF->BHNKF", "BHNKX,BHNXF->BHNKF",
+    "b m h c d, c r d -> b m h c r", "b,be->be", "bcwd,bcdh->bcwh", "bd,bkd->bk", "bhlk,bhtk->bhlt",
+    "bhlqd,bhkd->bhlqk", "bhlqk,bhkd->bhlqd", "bhlt,bhtv->bhlv", "bhwc,hkc->bhwk", "bildsk,biokl->bolsd",
+    "bind,bjnd->bnij", "bind,jd->bnij", "bind,snd->bnis", "binh,dnh->bind", "binh,tnh->bnit",
+    "bknm,bmkc->bnkc", "bm,be->ebm", "bmtd,mdhr->bmhtr", "bnhts,bnhsc->bnhtc", "bnid,bijd->bnij",
+    "bnij,bjnd->bind", "bnij,jbnd->ibnd", "bnij->ijbn", "bnkc,bmkc->bknm", "bqc,bchw->bqhw", "i,d->id",
+    "i...->i", "ibnd,snd->ibns", "ijbs,ibns->bnij", "lbnd,mlb->mbnd", "lbqc, bchw -> lbqhw", "mbnd,mlb->lbnd",
+    "nchpwq->nhwpqc", "nhwcpq->nchpwq", "td,dnh->tnh",
 ]  # fmt: skip
-NO_PLAN = {"ii->i", "ibnd,hnd->ibh"}  # a diagonal; two contracted indices
+# a diagonal; two contracted indices; an ellipsis not leading every subscript
+NO_PLAN = {"ii->i", "ibnd,hnd->ibh", "..., f -> ... f", "...n,d->...nd", "i...->i", "bildsk,biokl->bolsd"}
 
 
 class _NumpyOps:

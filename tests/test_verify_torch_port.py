@@ -48,10 +48,11 @@ CASES = {
     "torch_table": ("gm510_torch_call", "GM510", "EveryEntry", ["float32[B,3,4,4]"], False),
     "einsum": ("gm511_einsum", "GM511", "Einsums", ["float32[B,3,4,5]"], False),
     "einsum_ported": ("gm511_einsum", "GM511", "PortedEinsum", ["float32[B,3,4,5]"], False),
+    "mint_einsum": ("gm512_mint_einsum", "GM512", "MintEinsums", ["float32[B,2,3,4]"], False),
 }
 # the original fails in PyNative too: the rewritten version is the reference
 PYNATIVE_FAILS = {"size", "dim", "max_values", "repeat", "repeat_axis0", "repeat_axis2", "repeat_after_conv",
-                  "list_sizes", "device", "torch", "torch_table", "einsum", "einsum_ported"}  # fmt: skip
+                  "list_sizes", "device", "torch", "torch_table", "einsum", "einsum_ported", "mint_einsum"}  # fmt: skip
 # the fix changes what the original computes where its caveat applies (eval mode)
 CAVEAT = {"dropout_eval"}
 
@@ -106,9 +107,21 @@ def test_a_half_done_port_fails_in_pynative_and_is_compared_with_the_fix(reports
     assert version == "before" and failure.message == message
 
 
-@pytest.mark.parametrize("case", [*sorted(PYNATIVE_FAILS - {"max_values"}), "transpose", "expand"])
+@pytest.mark.parametrize("case", [*sorted(PYNATIVE_FAILS - {"max_values", "mint_einsum"}), "transpose", "expand"])
 def test_the_original_fails_every_graph_configuration(reports, case):
     assert failing(reports[case][0], "before") == set(CHECKED)
+
+
+def test_mint_einsum_compiles_with_static_shapes_and_fails_with_a_dynamic_batch(reports):
+    """GM512's target: its original runs in GRAPH, STRICT and export (with the numbers of the fix's PyNative run,
+    which GM511's tests check against numpy's einsum), not with a dynamic batch."""
+    report, applied = reports["mint_einsum"]
+    assert applied == 3
+    assert failing(report, "before") == {"dynamic"}
+    assert (
+        "For EinsumExt, dynamic shape or dynamic rank is not supported yet"
+        in verdict(report, "dynamic", "before").problem
+    )
 
 
 def test_gm507_element_repeat_of_a_tensor_a_convolution_made_3d_is_a_safe_fix():

@@ -41,10 +41,10 @@ class Einsum(Rule):
         it to this rule) are rewritten the same way. Equations with another
         ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
         than two operands, or an equation that is not a literal are reported without a fix, with what to
-        write instead. `mint.einsum` is not reported: GRAPH and STRICT compile it on CPU with static
-        shapes, but PyNative on CPU ("einsum only supports Ascend") and a dynamic batch ("For EinsumExt,
-        dynamic shape or dynamic rank is not supported yet") reject it (measured on 2.10 by
-        tests/test_gm511_einsum.py; no rule reports that yet).
+        write instead. `mint.einsum` is GM512's: GRAPH and STRICT compile it on CPU with static shapes,
+        but PyNative on CPU ("einsum only supports Ascend") and a dynamic batch ("For EinsumExt, dynamic
+        shape or dynamic rank is not supported yet") reject it (measured on 2.10 by
+        tests/test_gm511_einsum.py), so GM512 rewrites it the same way for the dynamic target.
 
     Why it breaks graph mode:
         `ops.einsum` is the `Einsum` primitive, whose only kernel is on GPU (its docstring: "Supported
@@ -89,32 +89,18 @@ class Einsum(Rule):
     FIX = "safe"
 
     def visit_Call(self, node: cst.Call) -> None:
-        names = self.ctx.names(node.func)
-        torch = torch_name(self.ctx, node.func) == "torch.einsum"
-        if not (names & _EINSUM or _MISSING in names or torch) or not node.args:
+        if not node.args:
             return
-        equation = node.args[0].value
+        text = _literal(node.args[0].value)
+        head = self._head(node, text)
+        if head is None:
+            return
         operands = [a.value for a in node.args[1:]]
         if len(operands) == 1 and isinstance(operands[0], cst.Tuple | cst.List):
             # torch's (and mindnlp's) `einsum(eq, (a, b))`: the operands in one tuple
             elements = operands[0].elements
             starred = any(isinstance(e, cst.StarredElement) for e in elements)
             operands = [] if starred else [e.value for e in elements]
-        text = _literal(equation)
-        spelled = f'ops.einsum("{text}", …)' if text is not None else "ops.einsum(…)"
-        head = (
-            f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only (its docs), and fails on "
-            'CPU in every mode ("Unsupported op [Einsum] on CPU", PyNative included)'
-        )
-        if torch:
-            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
-            head = f"`{spelled}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"
-        elif not names & _EINSUM:
-            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
-            head = (
-                f"`{spelled}` in {self.ctx.where()}: MindSpore has no `einsum` at its top level (a port's "
-                "`torch.einsum`), so the call raises AttributeError in every mode"
-            )
         by_hand = "write it with `ops.matmul`, transposes and broadcasting by hand"
         if any(a.keyword is not None or a.star for a in node.args) or not operands:
             self.report(node, f"{head}; {by_hand}")
@@ -139,6 +125,28 @@ class Einsum(Rule):
         shown = " ".join(cst.Module([]).code_for_node(replacement).split())
         message = f"{head}; use `{shown}`, the same sums of products with ops every backend runs"
         self.report(node, message, replacement, "safe", tuple(imports))
+
+
+    def _head(self, node: cst.Call, text: str | None) -> str | None:
+        """What is wrong with the call, when it is one of this rule's einsums; None otherwise."""
+        names = self.ctx.names(node.func)
+        torch = torch_name(self.ctx, node.func) == "torch.einsum"
+        if not (names & _EINSUM or _MISSING in names or torch):
+            return None
+        spelled = f'ops.einsum("{text}", …)' if text is not None else "ops.einsum(…)"
+        if torch:
+            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
+            return f"`{spelled}` in {self.ctx.where()} is a torch call: MindSpore cannot run it"
+        if not names & _EINSUM:
+            spelled = spelled.replace("ops.einsum", self.ctx.code(node.func), 1)
+            return (
+                f"`{spelled}` in {self.ctx.where()}: MindSpore has no `einsum` at its top level (a port's "
+                "`torch.einsum`), so the call raises AttributeError in every mode"
+            )
+        return (
+            f"`{spelled}` in {self.ctx.where()}: MindSpore's Einsum has a GPU kernel only (its docs), and fails on "
+            'CPU in every mode ("Unsupported op [Einsum] on CPU", PyNative included)'
+        )
 
 
 def _literal(node: cst.BaseExpression) -> str | None:
