@@ -126,7 +126,6 @@ class Einsum(Rule):
         message = f"{head}; use `{shown}`, the same sums of products with ops every backend runs"
         self.report(node, message, replacement, "safe", tuple(imports))
 
-
     def _head(self, node: cst.Call, text: str | None) -> str | None:
         """What is wrong with the call, when it is one of this rule's einsums; None otherwise."""
         names = self.ctx.names(node.func)

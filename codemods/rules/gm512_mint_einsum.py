@@ -15,9 +15,10 @@ class MintEinsum(Einsum):
     What it does:
         Finds `mint.einsum` calls in graph code and rewrites them as GM511 rewrites `ops.einsum`: one or two
         operands, at most one contracted index, the indices written out or after a leading `...`; other
-        equations are reported with what to write instead. Its target is a dynamic batch (`--target
-        dynamic`): with static shapes GRAPH, STRICT and export compile `mint.einsum` on CPU, so the rule is
-        off for those targets (a finding there would change nothing).
+        equations are reported with what to write instead. What breaks is a dynamic batch, and so the
+        export target (which graphmend takes to use one); it is reported for every target because PyNative
+        on CPU fails too (measured; on Ascend, PyNative and static graphs run it, so with `--target graph` or
+        `strict` there its findings change nothing: `--ignore GM512`).
 
     Why it breaks graph mode:
         `mint.einsum` is the `EinsumExt` primitive. Measured on MindSpore 2.10 (CPU,
