@@ -152,7 +152,21 @@ def _safe_sys_path() -> Iterator[None]:
 
 def _die_with_parent(graphmend: int) -> None:
     """A worker's parent is the forkserver, which exits when graphmend does (even on SIGKILL): the worker
-    is killed with it instead of idling for minutes (Linux; elsewhere a worker ends when its queue breaks)."""
+    is killed with it instead of idling for minutes (Linux; elsewhere a worker ends when its queue breaks).
+
+    The forkserver exits when the write end of its "alive" pipe is closed everywhere, and multiprocessing
+    hands that end to every process it forks (so that they could start processes of their own). A worker
+    that kept it would keep the forkserver alive after graphmend's death, and the forkserver the worker:
+    both idled forever (measured: a SIGKILL 0.1 s or more after the pool started left the resource tracker,
+    the forkserver and both workers behind). Workers start no processes, so they close it."""
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         import ctypes

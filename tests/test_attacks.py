@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import secrets
 import signal
 import stat
 import subprocess
@@ -286,15 +287,21 @@ def test_a_file_libcst_does_not_round_trip_is_refused_not_damaged(tmp_path: Path
 # -- 9. the pool dies with the CLI -----------------------------------------------------------------------
 
 
-def test_sigkill_of_the_cli_takes_its_pool_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("settled", [False, True], ids=["starting", "settled"])
+def test_sigkill_of_the_cli_takes_its_pool_with_it(tmp_path: Path, settled: bool) -> None:
+    """Killed while the pool starts, or once its workers run (where multiprocessing's forkserver and the
+    workers used to keep each other alive forever: every worker held the forkserver's "alive" pipe)."""
     for i in range(400):  # far more work than the test waits for
         (tmp_path / f"m{i}.py").write_text(HOSTILE * 20)
-    token = f"graphmend-kill-{os.getpid()}"
+    token = f"graphmend-kill-{os.getpid()}-{secrets.token_hex(8)}"  # no other run's token starts with it
     env = {**os.environ, "GRAPHMEND_TEST_TOKEN": token}
     cli = subprocess.Popen([GRAPHMEND, "check", "--no-cache", "-j", "2", "."], cwd=tmp_path, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
         _until(lambda: len(processes_with(token)) >= 4, "the CLI, its forkserver and two workers to start")
+        if settled:  # both workers up and working (the state either way must end the same)
+            _until(lambda: len(processes_with(token)) >= 5, "the CLI, its helpers and both workers")
+            time.sleep(1.0)
     finally:
         cli.send_signal(signal.SIGKILL)
         cli.wait()
