@@ -157,8 +157,9 @@ def _die_with_parent(graphmend: int) -> None:
     The forkserver exits when the write end of its "alive" pipe is closed everywhere, and multiprocessing
     hands that end to every process it forks (so that they could start processes of their own). A worker
     that kept it would keep the forkserver alive after graphmend's death, and the forkserver the worker:
-    both idled forever (measured: a SIGKILL 0.1 s or more after the pool started left the resource tracker,
-    the forkserver and both workers behind). Workers start no processes, so they close it."""
+    both idled forever (a SIGKILL once the workers run left the resource tracker, the forkserver and both
+    workers behind: test_attacks' "settled" case fails without this). Workers start no processes, so they
+    close it."""
     from multiprocessing import forkserver
 
     server = getattr(forkserver, "_forkserver", None)

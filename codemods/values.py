@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
+from libcst.metadata import BuiltinAssignment
 
 from graphmend.bindings import Binding, FunctionIndex
 from graphmend.names import qualified_names
@@ -448,7 +449,7 @@ class Values:
             return self.is_int(node.expression)
         if isinstance(node, cst.Integer):
             return True
-        if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
+        if isinstance(node, cst.Attribute) and self.is_rank(node):
             return True
         if isinstance(node, cst.Call):
             func = node.func
@@ -871,6 +872,13 @@ class Values:
         return isinstance(func, cst.Name) and any(
             q.name in {f"builtins.{n}" for n in names} for q in qualified_names(self.ctx.qualified, func)
         )
+
+    def builtin_here(self, node: cst.CSTNode, name: str) -> bool:
+        """`name` written where `node` is would mean Python's builtin (no local, global or import rebinds it):
+        a fix may then write `tuple(...)` or `set(...)` there."""
+        scope = self.ctx.scopes.get(node)
+        found = scope[name] if scope is not None else set()
+        return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
     def _qualified(self, node: cst.BaseExpression) -> set[str]:
         return {q.name for q in qualified_names(self.ctx.qualified, node)}

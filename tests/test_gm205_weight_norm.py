@@ -6,9 +6,9 @@ and a stand-in for mindnlp's functional `weight_norm` that does what mindnlp 0.3
 wav2vec2. Here:
 - the verifier compiles the original (it fails in GRAPH, STRICT, a dynamic batch and export, with the
   `set_data` errors GM205 declares) and graphmend's own fix (it passes every check with PyNative's numbers);
-- one child process builds the original and the fix in PyNative from the same seed and compares what the
-  docstring's "Fix safety" says is kept: the Parameters' names, shapes and dtypes, the outputs, the weight
-  Parameter after a call, which Parameters gradients reach, and mindnlp-style `remove_weight_norm`;
+- two child processes build the original and the fix in PyNative from the same seed, one each, and the test
+  compares what the docstring's "Fix safety" says is kept: the Parameters' names, shapes and dtypes, the
+  outputs, the weight Parameter after a call, and which Parameters gradients reach;
 - the same comparison against the real mindnlp 0.3.1, when bench/realcells has fetched it.
 """
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import BuiltinAssignment, Scope
+from libcst.metadata import Scope
 
 from graphmend.builders import arg, as_tuple, call, tuple_of
 from graphmend.calls import dotted_name
@@ -238,7 +238,7 @@ def sizes(node: cst.Call, values: Values) -> tuple[cst.BaseExpression | None, st
     only = args[0].value
     if isinstance(only, cst.List):
         return tuple_of(only), ""
-    if values.is_list(only) and _builtin(values, only, "tuple"):
+    if values.is_list(only) and values.builtin_here(only, "tuple"):
         # `reps = [1] * (x.ndim + 1)`: `ops.tile` and `ops.broadcast_to` take a tuple, never a list (measured:
         # "Failed calling Tile with dims=list" in every mode, golden/GM507/list_sizes.py)
         return cst.Call(cst.Name("tuple"), [cst.Arg(only)]), ""
@@ -254,13 +254,6 @@ def _sequence_of_sizes(values: Values, node: cst.BaseExpression) -> bool:
     """A shape, a tuple or list of sizes, or a local bound only to one: unpacked, each item is one size."""
     bound = values.values_of(node) if isinstance(node, cst.Name) else [node]
     return bool(bound) and all(values.is_shape_like(v) or values.is_list(v) for v in bound)
-
-
-def _builtin(values: Values, node: cst.CSTNode, name: str) -> bool:
-    """`name` is Python's builtin where `node` is (no local, global or import rebinds it)."""
-    scope: Scope | None = values.ctx.scopes.get(node)
-    found = scope[name] if scope is not None else set()
-    return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
 
 def _is_item(node: cst.BaseExpression) -> bool:

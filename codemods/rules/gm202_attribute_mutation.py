@@ -557,11 +557,7 @@ def _is_none_test(test: cst.BaseExpression) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
     (comparison,) = test.comparisons
-    return (
-        isinstance(comparison.operator, cst.Is)
-        and isinstance(comparison.comparator, cst.Name)
-        and comparison.comparator.value == "None"
-    )
+    return isinstance(comparison.operator, cst.Is) and _is_none(comparison.comparator)
 
 
 def _local_name(module: cst.Module, attr: str, taken: set[str]) -> str:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import BuiltinAssignment
 
 from graphmend.messages import explains
 from graphmend.rule import Rule
@@ -114,9 +113,7 @@ class UnsupportedSyntax(Rule):
 
     def _set_of(self, node: cst.BaseExpression, items: cst.BaseExpression) -> cst.Call | None:
         """`set(items)`, with the parentheses `node` had; None where `set` is not the builtin."""
-        scope = self.ctx.scopes.get(node)
-        found = scope["set"] if scope is not None else set()
-        if not found or not all(isinstance(a, BuiltinAssignment) for a in found):
+        if not self.values.builtin_here(node, "set"):
             return None
         return cst.Call(cst.Name("set"), [cst.Arg(items)], lpar=node.lpar, rpar=node.rpar)
 
