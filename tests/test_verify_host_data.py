@@ -36,6 +36,7 @@ CASES = {
     "gm202_scratch": ("GM202", "Scratch", False, INPUT),
     "gm202_overrides": ("GM202", "Scaled", False, INPUT),
     "gm202_keyed_cache": ("GM202", "RotaryPositionalEmbedding", True, ["float32[B,6,8]"]),
+    "gm202_refill_cache": ("GM202", "RotaryEmbedding", True, ["float32[B,6,8]"]),
     "gm202_saved_for_bprop": (
         "GM202",
         "ReverseSort",
@@ -145,6 +146,15 @@ def test_a_bare_constant_is_rewritten_with_its_neighbours_because_left_numpy_it_
 
 def test_gm202_a_keyed_cache_fails_strict_and_export_and_computed_every_call_it_passes(reports):
     report, applied = reports["gm202_keyed_cache"]
+    assert applied == 1
+    assert failing(report, "before") == {"strict", "export"}
+    assert "the member attribute must be of the Parameter type" in verdict(report, "strict", "before").problem
+
+
+def test_gm202_a_cache_refilled_as_the_length_grows_fails_strict_and_export_and_computed_every_call_it_passes(
+    reports,
+):
+    report, applied = reports["gm202_refill_cache"]
     assert applied == 1
     assert failing(report, "before") == {"strict", "export"}
     assert "the member attribute must be of the Parameter type" in verdict(report, "strict", "before").problem

@@ -261,10 +261,12 @@ NOTES: dict[str, str] = {
         "'values differ' / 'random' flip)"
     ),
     "mindnlp:modeling_chatglm.RotaryEmbedding": (
-        "a cache keyed by the sequence length (`if self.max_seq_len_cached is None or seq_len > "
-        "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, read by `_apply` too): GM202 reports "
-        "it, no fix (state across calls). GM511 now rewrites the `ops.einsum('i,j->ij', ...)` that STRICT rejected "
-        "once the cache was removed by hand (mindnlp's injection.py makes it a Python einsum); the cache is left"
+        "a cache refilled as the sequence grows (`if self.max_seq_len_cached is None or seq_len > "
+        "self.max_seq_len_cached:` fills `self.cos_cached`/`self.sin_cached`, which `_apply` casts when set): "
+        "GM202's fix computes the tables on every call, and GM511 rewrites the `ops.einsum('i,j->ij', ...)` STRICT "
+        "rejects then; with `--unsafe-fixes` STRICT and export pass. The fix is unsafe (the original returned rows "
+        "of the table of the longest sequence seen, equal only because each row depends on its position alone), so "
+        "the safe fixes leave STRICT and export failing"
     ),
     "mindnlp:modeling_esmfold.EsmFoldSelfAttention": (
         "GM511 fixes STRICT and export; with a dynamic batch the `-1` of `view(*x.shape[:2], self.num_heads, -1)` "

@@ -33,7 +33,11 @@ class AttributeMutation(Rule):
         local variable on every call, and so is a value kept while a key matches (`if n == self.cached_n
         and self.cached is not None: return self.cached`, then `self.cached_n = n` and `self.cached = ...`:
         the rotary embeddings of mindone's wav2vec2-conformer, wav2vec2-bert, seamless_m4t and clvp
-        ports), whose early `return` goes with the attributes. One finding covers every such attribute of
+        ports), whose early `return` goes with the attributes, and a cache refilled when its key grows or
+        changes (`if self.max_len is None or n > self.max_len:` setting `self.max_len` and the kept values,
+        read after the `if`: mindnlp's chatglm rotary embedding), whose `if` gives way to its body. A method
+        that only maps the kept value when there is one (`if self.c is not None: self.c = fn(self.c)`,
+        mindnlp's `_apply`) does not count as another reader. One finding covers every such attribute of
         the method, reported at the method. An input that `construct` keeps for the Cell's own `bprop`
         (`self.idx = idx`, read only there: PyTorch's `save_for_backward`, in mindnlp's reformer) is fixed
         apart: `bprop` receives the same inputs, so it reads its own parameter and the assignment goes (its
@@ -65,6 +69,11 @@ class AttributeMutation(Rule):
         else of the inputs changed (the ports cast it to the input's dtype), the fix computes it each time;
         equal when it depends on the key alone (measured: STRICT and export reject the original, the fix
         passes every mode with PyNative's numbers, tests/verify_rules/host_data/gm202_keyed_cache.py).
+        Unsafe for a refilled cache: the original computed the values for the largest key seen and returned
+        them (sliced) for smaller ones, the fix computes them for each call's key; equal when each row depends
+        on its position alone, as rotary tables do (measured on chatglm's: STRICT and export reject the
+        original, the fix passes every mode with PyNative's numbers,
+        tests/verify_rules/host_data/gm202_refill_cache.py and bench/realcells).
         State across calls has no fix: making it a Parameter needs its dtype and shape, and `ops.assign`
         to update it.
         Safe for an input kept for `bprop`, when neither method rebinds that input and nothing else reads
@@ -90,12 +99,21 @@ class AttributeMutation(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._fixed: set[int] = set()  # the graph functions whose scratch attributes are reported
+        # the graph functions whose scratch attributes are reported: the attributes one finding fixes
+        self._fixed: dict[int, set[str]] = {}
+        self._hits: dict[int, _Hit | _Refill | None] = {}  # by graph function: its cache, read once
+
+    def cache(self, function: cst.FunctionDef) -> _Hit | _Refill | None:
+        """The keyed or refilled cache of `function`, one object per function (its `trim` is the method every
+        attribute's fix is computed on, statement for statement)."""
+        if id(function) not in self._hits:
+            self._hits[id(function)] = _cache_hit(function, self._plain_value) or _refill(function, self._plain_value)
+        return self._hits[id(function)]
 
     def _report_scratch(self) -> None:
         """One finding for every scratch attribute of the function, fixed together (one node, one fix)."""
         function = self.ctx.current.node  # type: ignore[union-attr]
-        self._fixed.add(id(function))
+        covered = self._fixed[id(function)] = set()
         taken: set[str] = set()
         found: list[_Scratch] = []
         for target in _self_targets(function):
@@ -112,21 +130,22 @@ class AttributeMutation(Rule):
         safe = [f for f in found if f.applicability == "safe"]
         later = [f for f in found if f not in safe] if safe else []
         found = safe or found  # the unsafe ones, once the safe ones are fixed (the next pass finds them)
-        replacements = {id(f.statement): f.replacement for f in found if f.replacement is not f.statement}
-        body = [replacements.get(id(st), st) for st in function.body.body]
-        fixed = function.with_changes(body=function.body.with_changes(body=[st for st in body if st is not None]))
+        covered |= {f.attr for f in [*found, *later]}
+        if not found:
+            return
         hit = next((f.hit for f in found if f.hit is not None), None)
-        if hit is not None:  # a keyed cache's early return goes with it (its comments to the line after)
-            fixed = _without(fixed, [hit.statement])
+        # a keyed cache's early return goes with it (its comments to the line after); a refilled cache's `if`
+        # is replaced by its body
+        base = function if hit is None else hit.trim(function)
+        replacements = {id(f.statement): f.replacement for f in found if f.replacement is not None}
+        body = [replacements.get(id(st), st) for st in base.body.body]
+        removed = [f.statement for f in found if f.replacement is None]  # their comments go to the line after
+        fixed = _without(base.with_changes(body=base.body.with_changes(body=body)), removed)
         for f in found:
             fixed = fixed.visit(_ToLocal(f.attr, f.local))
         lines = "; ".join(f"`self.{f.attr}` (line {self.ctx.positions[f.target].start.line}) {f.why}" for f in found)
         if hit is not None:
-            lines += (
-                f"; and the early `return self.{hit.value}` when `{hit.key}` matches goes: the value is computed on "
-                f"every call (unsafe: the original returned the value it kept while `{hit.key}` stayed the same, "
-                "whatever else of the inputs changed, a dtype for one; equal when the value depends on the key alone)"
-            )
+            lines += hit.why
         if later:
             lines += "; then, with unsafe fixes: " + "; ".join(f"`self.{f.attr}` {f.why}" for f in later)
         unsafe = any(f.applicability == "unsafe" for f in found)
@@ -179,14 +198,15 @@ class AttributeMutation(Rule):
                 target=self.ctx.current.cell,  # type: ignore[union-attr]
             )
             return
-        if _Scratch.of(self, target.attr.value, plain, set()) is None:
+        function = id(self.ctx.current.node)  # type: ignore[union-attr]
+        if function not in self._fixed and _Scratch.of(self, target.attr.value, plain, set()) is not None:
+            self._report_scratch()
+        if target.attr.value not in self._fixed.get(function, ()):
             self.report(
                 target,
                 f"{message}; keep the value in a local variable, or declare `{attr}` a Parameter in `__init__` "
                 "and update it with `ops.assign`",
             )
-        elif id(self.ctx.current.node) not in self._fixed:  # type: ignore[union-attr]
-            self._report_scratch()
 
     def _plain_value(self, attr: str) -> cst.BaseExpression | None:
         """What makes `attr` a plain attribute: the value `__init__` gives it, `_UNSET`, or None (don't know)."""
@@ -211,8 +231,14 @@ class AttributeMutation(Rule):
             if cls.name.value in seen:
                 continue
             seen.add(cls.name.value)
-            for name, values in self.values.attributes(cls).items():
-                merged.setdefault(name, []).extend(values)
+            methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+            for name, assignments in self.ctx.self_assignments(cls).items():
+                for a in assignments:
+                    if a.method == "construct" or isinstance(a.value, cst.AugAssign):
+                        continue
+                    if a.method in methods and _maps_kept(methods[a.method], name):
+                        continue  # `if self.a is not None: self.a = fn(self.a)` keeps what construct set
+                    merged.setdefault(name, []).append(a.value)
             for base in (arg.value for arg in cls.bases if arg.keyword is None):
                 if isinstance(base, cst.Name) and base.value in by_name:
                     todo.append(by_name[base.value])
@@ -243,24 +269,23 @@ class _Scratch:
     def __init__(self, attr, target, statement, replacement, local, why, applicability, hit=None) -> None:
         self.attr, self.target, self.statement, self.replacement = attr, target, statement, replacement
         self.local, self.why, self.applicability = local, why, applicability
-        self.hit: _Hit | None = hit  # the keyed cache the attribute is part of: its early `return` goes too
+        # the keyed cache the attribute is part of (its early `return` goes too), or the refilled one (its `if` goes)
+        self.hit: _Hit | _Refill | None = hit
 
     @classmethod
     def of(cls, rule: AttributeMutation, attr: str, plain: cst.BaseExpression, taken: set[str]) -> _Scratch | None:
         ctx = rule.ctx
         function, cell = ctx.current.node, ctx.current.cell  # type: ignore[union-attr]
-        if function not in cell.body.body or _used_elsewhere(ctx.module, cell, function, attr):  # type: ignore[union-attr]
+        if function not in cell.body.body or _used_elsewhere(ctx.module, cell, function, attr, _is_none(plain)):  # type: ignore[union-attr]
             return None
-        hit = _cache_hit(function, rule._plain_value)
+        hit = rule.cache(function)
         if hit is not None and attr in hit.attrs:
-            kept = [st for st in function.body.body if st is not hit.statement]
-            trimmed = function.with_changes(body=function.body.with_changes(body=kept))
-            found = cls._of(rule, trimmed, attr, plain, taken, function)
+            found = cls._of(rule, hit.trim(function), attr, plain, taken, function)
             if found is None or found.replacement is None and attr == hit.value:
                 return None
             found.hit, found.applicability = hit, "unsafe"
             if found.replacement is None:
-                found.why = "is read only by the cache's early `return`: the fix removes it"
+                found.why = hit.key_why
             return found
         return cls._of(rule, function, attr, plain, taken, function)
 
@@ -282,8 +307,12 @@ class _Scratch:
             return None  # `if self.a is None` must test what `__init__` set
         reads = len(uses) > (2 if lazy else 1)
         local = _local_name(ctx.module, attr, taken)
-        if not lazy and not reads and rule.values.is_pure(value):
+        unpacked = not (assign := single_assign(statement)) or assign.targets[0].target is not target
+        if not lazy and not reads and rule.values.is_pure(value) and not unpacked:
             return cls(attr, target, statement, None, local, "is never read: the fix removes it", "safe")
+        if not lazy and not reads:  # one item of `self.a, b = …` (the line stays)
+            why = f"is never read: the fix unpacks it into the local variable `{local}`"
+            return cls(attr, target, statement, statement, local, why, "safe")
         if not lazy:
             why = f"is read only later in the same call: the fix keeps it in the local variable `{local}`"
             return cls(attr, target, statement, statement, local, why, "safe")
@@ -421,20 +450,54 @@ def _without(function: cst.FunctionDef, removed: list[cst.BaseStatement]) -> cst
 
 
 def _self_targets(function: cst.FunctionDef) -> list[cst.Attribute]:
+    """`self.a` assigned in `function`, also as an item of an unpacking (`self.a, self.b = a, b`)."""
     found = []
     for node in find(function.body, cst.AssignTarget, cst.AugAssign, cst.AnnAssign):
-        if is_self_attribute(node.target):
-            found.append(node.target)
+        targets = [e.value for e in node.target.elements] if isinstance(node.target, cst.Tuple) else [node.target]
+        found += [t for t in targets if is_self_attribute(t)]
     return found
 
 
-def _used_elsewhere(module: cst.Module, cell: cst.ClassDef, function: cst.FunctionDef, attr: str) -> bool:
+def _used_elsewhere(
+    module: cst.Module, cell: cst.ClassDef, function: cst.FunctionDef, attr: str, none: bool = False
+) -> bool:
     """`.attr` anywhere in the file but in `function` and `__init__` of `cell` (other methods, subclasses,
-    code that reads `net.attr`)."""
+    code that reads `net.attr`). When `__init__` sets it to None (`none`), a method of the Cell that only maps
+    the value when there is one does not count: `if self.a is not None: self.a = fn(self.a)` (mindnlp's
+    `_apply`, which casts the kept tables), as the fix leaves the attribute None."""
     init = [f for f in cell.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "__init__"]
     scopes = (function, *init, *_overrides(module, cell, function))
+    if none:
+        scopes += tuple(m for m in cell.body.body if isinstance(m, cst.FunctionDef) and _maps_kept(m, attr))
     inside = {id(n) for scope in scopes for n in find(scope, cst.Attribute) if n.attr.value == attr}
     return any(id(n) not in inside for n in find(module, cst.Attribute) if n.attr.value == attr)
+
+
+def _maps_kept(method: cst.FunctionDef, attr: str) -> bool:
+    """Every `self.attr` of `method` is in a top-level `if self.attr is not None: self.attr = <value>`."""
+    guarded: set[int] = set()
+    for statement in method.body.body:
+        if not isinstance(statement, cst.If) or statement.orelse is not None:
+            continue
+        test = statement.test
+        if not (
+            isinstance(test, cst.Comparison)
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.IsNot)
+            and _is_none(test.comparisons[0].comparator)
+            and is_self_attribute(test.left)
+            and test.left.attr.value == attr  # type: ignore[attr-defined]
+        ):
+            continue
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        assigns = [single_assign(st) for st in body]
+        if body and all(
+            a is not None and is_self_attribute(a.targets[0].target) and a.targets[0].target.attr.value == attr  # type: ignore[attr-defined]
+            for a in assigns
+        ):
+            guarded |= {id(n) for n in find(statement, cst.Attribute)}
+    uses = [n for n in find(method, cst.Attribute) if n.attr.value == attr]
+    return bool(uses) and all(id(n) in guarded for n in uses)
 
 
 def _overrides(module: cst.Module, cell: cst.ClassDef, function: cst.FunctionDef) -> list[cst.FunctionDef]:
@@ -483,7 +546,8 @@ def _first_write(function: cst.FunctionDef, first: cst.Attribute):
     for statement in function.body.body:
         assign = single_assign(statement)
         if assign is not None:
-            if assign.targets[0].target is first:
+            target = assign.targets[0].target
+            if target is first or isinstance(target, cst.Tuple) and any(e.value is first for e in target.elements):
                 return statement, first, assign.value, False
         if (
             isinstance(statement, cst.If)
@@ -507,6 +571,110 @@ class _Hit:
 
     def __init__(self, statement: cst.If, key: str, attrs: set[str], value: str) -> None:
         self.statement, self.key, self.attrs, self.value = statement, key, attrs, value
+        self._trimmed: cst.FunctionDef | None = None
+
+    key_why = "is read only by the cache's early `return`: the fix removes it"
+
+    def trim(self, function: cst.FunctionDef) -> cst.FunctionDef:
+        """The method as the fix sees it: without the early return (its comments go to the line after)."""
+        if self._trimmed is None:
+            self._trimmed = _without(function, [self.statement])
+        return self._trimmed
+
+    @property
+    def why(self) -> str:
+        return (
+            f"; and the early `return self.{self.value}` when `{self.key}` matches goes: the value is computed on "
+            f"every call (unsafe: the original returned the value it kept while `{self.key}` stayed the same, "
+            "whatever else of the inputs changed, a dtype for one; equal when the value depends on the key alone)"
+        )
+
+
+class _Refill:
+    """`if self.k is None or n > self.k:` (or `n != self.k`), a top-level statement of the function whose body
+    sets `self.k` and the kept values, read after it: a cache refilled when the key grows or changes (mindnlp's
+    chatglm `RotaryEmbedding`, which keeps the tables of the longest sequence and returns their first rows)."""
+
+    value = None  # no early return
+    key_why = "is the cache's key, read only by its `if`: the fix removes it"
+
+    def __init__(self, statement: cst.If, key: str, attrs: set[str], test: str) -> None:
+        self.statement, self.key, self.attrs, self.test = statement, key, attrs, test
+        self._trimmed: cst.FunctionDef | None = None
+
+    def trim(self, function: cst.FunctionDef) -> cst.FunctionDef:
+        """The method as the fix sees it: the `if`'s body in its place, run on every call."""
+        if self._trimmed is not None:
+            return self._trimmed
+        body: list[cst.BaseStatement] = []
+        for statement in function.body.body:
+            if statement is not self.statement:
+                body.append(statement)
+                continue
+            inner = list(self.statement.body.body)  # type: ignore[union-attr]
+            inner[0] = inner[0].with_changes(leading_lines=[*statement.leading_lines, *inner[0].leading_lines])
+            body += inner
+        self._trimmed = function.with_changes(body=function.body.with_changes(body=body))
+        return self._trimmed
+
+    @property
+    def why(self) -> str:
+        return (
+            f"; and `if {self.test}:` goes: its body runs on every call (unsafe: the original computed the values "
+            f"only when `{self.key}` grew or changed and otherwise returned those of an earlier call; equal when "
+            "they depend on the key alone, as tables sliced to the length do)"
+        )
+
+
+def _refill(function: cst.FunctionDef, plain) -> _Refill | None:
+    """The first top-level `if` of `function` that tests a plain attribute against a value of the call and
+    sets that attribute and others in its body: a cache refilled when the key grows or changes."""
+    for statement in function.body.body:
+        if not isinstance(statement, cst.If) or statement.orelse is not None:
+            continue
+        if not isinstance(statement.body, cst.IndentedBlock):
+            continue
+        parts, test = [], statement.test
+        while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            parts.append(test.right)
+            test = test.left
+        parts.append(test)
+        keys: set[str] = set()
+        compared = False
+        for part in parts:
+            part = part.with_changes(lpar=(), rpar=()) if isinstance(part, cst.Comparison) else part
+            if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
+                break
+            (comparison,) = part.comparisons
+            left, right = part.left, comparison.comparator
+            if isinstance(comparison.operator, cst.Is) and _is_none(right) and is_self_attribute(left):
+                keys.add(left.attr.value)  # type: ignore[attr-defined]
+            elif isinstance(comparison.operator, (cst.GreaterThan, cst.LessThan, cst.NotEqual)) and is_self_attribute(
+                right
+            ) != is_self_attribute(left):
+                mine, other = (right, left) if is_self_attribute(right) else (left, right)
+                if any(is_self_attribute(n) for n in find(other, cst.Attribute)):
+                    break
+                keys.add(mine.attr.value)  # type: ignore[attr-defined]
+                compared = True
+            else:
+                break
+        else:
+            if len(keys) != 1 or not compared:
+                continue
+            (key,) = keys
+            written = set()
+            for inner in statement.body.body:
+                assign = single_assign(inner)
+                if assign is None:
+                    continue
+                target = assign.targets[0].target
+                elements = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+                written |= {e.attr.value for e in elements if is_self_attribute(e)}  # type: ignore[attr-defined]
+            attrs = written | {key}
+            if key in written and len(attrs) > 1 and all(plain(a) is not None for a in attrs):
+                return _Refill(statement, f"self.{key}", attrs, cst.Module([]).code_for_node(statement.test))
+    return None
 
 
 def _cache_hit(function: cst.FunctionDef, plain) -> _Hit | None:

@@ -19,7 +19,7 @@ class Counter(nn.Cell):
         self.calls = self.calls + 1
         cache = x.mean((2, 3))
         self.offset += 1.0
-        self.last, self.first = x[-1], x[0]
+        last, first = x[-1], x[0]
         self.step = self.step + 1  # a Parameter: fine
         self.w = self.w * 2
         self.state = x.sum()  # set from a call graphmend cannot see into: not reported
