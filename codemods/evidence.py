@@ -88,6 +88,9 @@ CELLS: dict[str, Cell | None] = {
     "GM303": Cell(_SHAPES + "gm303_round_slice_bound.py", "KeepRate"),
     "GM304": Cell(_SHAPES + "gm304_dynamic_repeats.py", "AllPairs"),
     "GM305": Cell(_SHAPES + "gm305_numpy_where_dynamic.py", "Margin", ("float32[B,5]",)),
+    "GM306": Cell(
+        _SHAPES + "gm306_numpy_arange_dynamic.py", "GatherByLabel", ("float32[B,8,3]", "float32[B,2,1]{0,3}")
+    ),
     "GM402": Cell(_SHAPES + "gm402_dynamic_loop.py", "PerRow"),
     "GM501": Cell(_TORCH + "gm501_torch_size.py", "Prenet", ("float32[B,4,8]",)),
     "GM502": Cell(_TORCH + "gm502_dim_keyword.py", "EveryEntry", ("float32[B,3,4]",), unsafe=True),

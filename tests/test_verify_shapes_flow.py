@@ -25,6 +25,7 @@ CASES = {
     "gm303_round_slice_bound": ("GM303", "KeepRate", False, INPUT, None),
     "gm304_dynamic_repeats": ("GM304", "AllPairs", False, INPUT, None),
     "gm305_numpy_where_dynamic": ("GM305", "Margin", False, ["float32[B,5]"], None),
+    "gm306_numpy_arange_dynamic": ("GM306", "GatherByLabel", False, ["float32[B,8,3]", "float32[B,2,1]{0,3}"], None),
     "gm401_tensor_condition": ("GM401", "Branches", True, INPUT, None),
     "gm402_dynamic_loop": ("GM402", "PerRow", False, INPUT, ["graph", "dynamic"]),
 }
@@ -101,3 +102,10 @@ def test_gm305_mindspore_numpy_where_fails_only_a_dynamic_batch(reports):
     assert applied == 1
     assert failing(report, "before") == {"dynamic"}
     assert "but got Tensor[Bool]" in report.verdict("dynamic", "before").problem
+
+
+def test_gm306_mindspore_numpy_arange_of_the_batch_fails_only_a_dynamic_batch(reports):
+    report, applied = reports["gm306_numpy_arange_dynamic"]
+    assert applied == 5
+    assert failing(report, "before") == {"dynamic"}
+    assert "must be real number, not NoneType" in report.verdict("dynamic", "before").problem
