@@ -196,6 +196,45 @@ class Values:
             return self._known(node.body) and self._known(node.orelse)
         return False
 
+    def is_bool_tensor(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """A tensor of bools for certain: a comparison of tensors, a cast or `logical_*` op to bool, `&`, `|`, `^`
+        and `~` of them, and what only moves their items (`ops.tile`, `expand_dims`, `reshape`, a subscript…);
+        a local name bound only to one of them."""
+        if depth > _MAX_DEPTH:
+            return False
+        if isinstance(node, cst.Comparison):
+            return _is_value_comparison(node) and self.is_tensor(node)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self.is_bool_tensor(node.expression, depth + 1)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitAnd | cst.BitOr | cst.BitXor):
+            return self.is_bool_tensor(node.left, depth + 1) and self.is_bool_tensor(node.right, depth + 1)
+        if isinstance(node, cst.Subscript):
+            return self.is_bool_tensor(node.value, depth + 1)
+        if isinstance(node, cst.Name):
+            values = self.values_of(node)
+            return bool(values) and all(self.is_bool_tensor(v, depth + 1) for v in values)
+        if not isinstance(node, cst.Call) or not node.args or any(a.star for a in node.args):
+            return False
+        names = {n.rpartition(".")[2] for n in self.ctx.names(node.func) if n.startswith("mindspore.ops.")}
+        if names & _LOGICAL_OPS:
+            return True
+        if names & {"cast"} and len(node.args) == 2:
+            return self._is_bool_dtype(node.args[1].value)
+        if names & _MOVES_ITEMS:
+            return self.is_bool_tensor(node.args[0].value, depth + 1)
+        if isinstance(node.func, cst.Attribute) and not names:
+            method = node.func.attr.value
+            if method in ("astype", "to") and len(node.args) == 1:
+                return self._is_bool_dtype(node.args[0].value) and self.is_tensor(node.func.value)
+            if method == "bool" and not node.args:
+                return self.is_tensor(node.func.value)
+            if method in _MOVES_ITEMS:
+                return self.is_bool_tensor(node.func.value, depth + 1)
+        return False
+
+    def _is_bool_dtype(self, node: cst.BaseExpression) -> bool:
+        return "mindspore.bool_" in self.ctx.names(node)
+
     def is_scalar_tensor(self, node: cst.BaseExpression) -> bool:
         """A 0-d tensor: a full reduction, or arithmetic and comparisons of them with Python numbers."""
         if isinstance(node, cst.Call):
@@ -1090,3 +1129,12 @@ def _is_range(node: cst.CSTNode | None) -> bool:
 def assigned_value(ctx: FileContext, target: cst.CSTNode) -> cst.BaseExpression | None:
     """The value of `target = value` (a single target, no unpacking); None for any other binding."""
     return ctx.single_assignments.get(id(target))
+
+
+# ops whose result is bool whatever their inputs (`ops.logical_and(a, b)`), and ops or methods that only move or
+# copy their input's items (a bool tensor stays one)
+_LOGICAL_OPS = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite",
+                          "isclose", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "gt",
+                          "ge", "lt", "le", "eq", "ne"})  # fmt: skip
+_MOVES_ITEMS = frozenset({"tile", "expand_dims", "unsqueeze", "squeeze", "reshape", "view", "transpose", "permute",
+                          "broadcast_to", "swapaxes", "flatten", "repeat_interleave", "stop_gradient"})  # fmt: skip

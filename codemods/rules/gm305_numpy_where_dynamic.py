@@ -31,8 +31,10 @@ class NumpyWhereDynamic(Rule):
         phi = ops.where(cosine > self.th, phi, cosine - self.mm)
 
     Fix safety:
-        Safe when the condition is a comparison (a bool tensor) and both branches are tensors: measured
-        equal in values and dtype for float32, float16 with float32 and int32 with float32 branches.
+        Safe when the condition is a bool tensor for certain (a comparison of tensors, a cast to bool, a
+        `logical_*` op, or one of them tiled, reshaped or indexed: `ops.tile(ops.expand_dims(m > 1, 1), …)`
+        in mindyolo's YOLOv8 assigner) and both branches are tensors: measured equal in values and dtype
+        for float32, float16 with float32 and int32 with float32 branches.
         Unsafe otherwise: `ops.where` needs a bool condition (a float or int condition fails on CPU,
         "Unsupported data type"), and with a Python float branch the dtype can differ (a float16 tensor
         and 0.5 give float32 with `mindspore.numpy`, float16 with `ops`).
@@ -68,7 +70,7 @@ class NumpyWhereDynamic(Rule):
         self.report(node, message, replacement, "unsafe" if why else "safe", (needed,))
 
     def _unsafe(self, condition: cst.BaseExpression, x: cst.BaseExpression, y: cst.BaseExpression) -> str:
-        if not isinstance(condition, cst.Comparison) or not self.values.is_tensor(condition):
+        if not self.values.is_bool_tensor(condition):
             return f"`ops.where` needs a bool condition, and `{self.ctx.code(condition)}` may not be one"
         loose = [b for b in (x, y) if not self.values.is_tensor(b)]
         if loose:

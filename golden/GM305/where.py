@@ -18,3 +18,17 @@ class Margin(nn.Cell):
             both,
             phi,
         )
+
+
+class Assigner(nn.Cell):
+    """Conditions that are bool tensors without being comparisons (mindyolo's YOLOv8 assigner)."""
+
+    def construct(self, scores, overlaps, mask_pos, valid):
+        n_gt = mask_pos.shape[1]
+        fg_mask = ops.relu(scores).sum(-2)
+        overlaps, mask_pos = ops.relu(overlaps), ops.relu(mask_pos)
+        mask_multi_gts = ops.tile(ops.expand_dims(fg_mask > 1, 1), (1, n_gt, 1))
+        mask_pos = np.where(mask_multi_gts, overlaps, mask_pos)
+        keep = ops.cast(valid, mindspore.bool_)
+        mask_pos = np.where(keep & (overlaps > 0), mask_pos, overlaps)
+        return np.where(ops.logical_not(keep), mask_pos, overlaps), np.where(keep[:, None], mask_pos, overlaps)
