@@ -590,3 +590,28 @@ def test_init_values_that_are_not_json_are_a_config_object_and_a_dtype(tmp_path)
     done = graphmend("model.py:Head", "--init", bad, "--input", "float32[2,4]", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith('error: --init: {"$ref": "Config"} is not {"$ref": "module:name"}'), done.stderr
+
+
+def test_a_parameter_the_graph_never_reads_is_compared_as_it_stands_after_export():
+    """MindIR export leaves out Parameters the graph does not read; the export check used to report each as
+    missing (every Cell with such a buffer failed export), and must still catch a rewrite that stops updating
+    one."""
+    report = verify_json(
+        "tests/verify_cases/unused_parameter.py:OtherPathBuffer",
+        "--input", "float32[B,3]", "--input", "none",
+        "--against", "tests/verify_cases/unused_parameter.py",
+        expect=0,
+    )  # fmt: skip
+    export = verdict(report, "export", "after")
+    assert export["passed"], export
+    assert {"call 1 param position_ids", "call 1 param scale"} <= compared(export)
+    dropped = verify_json(
+        "tests/verify_cases/unused_parameter.py:CountsCalls",
+        "--input", "float32[B,3]", "--checks", "export",
+        "--against", "tests/verify_cases/unused_parameter_dropped.py",
+        expect=1,
+    )  # fmt: skip
+    assert verdict(dropped, "export", "before")["passed"]
+    failure = verdict(dropped, "export", "after")
+    assert not failure["passed"]
+    assert any(c["name"] == "call 1 param calls" and c["problem"] for c in failure["comparisons"]), failure

@@ -434,7 +434,7 @@ class Worker:
             raise JobError("export", time.perf_counter() - start) from exc
         try:
             paths = {param.name: name for name, param in net.parameters_and_names()}
-            loaded = Exported(nn.GraphCell(ms.load(path + ".mindir")), paths)
+            loaded = Exported(nn.GraphCell(ms.load(path + ".mindir")), paths, net)
         except BaseException as exc:
             raise JobError("load exported MindIR") from exc
         return loaded, time.perf_counter() - start
@@ -552,18 +552,27 @@ def import_module(name: str, path: str | None, package: str = ""):
 
 class Exported:
     """A loaded MindIR takes only the tensor inputs: export baked the Python scalars in. Its Parameters
-    carry their `name`s; `paths` gives each the path it had in the exported instance."""
+    carry their `name`s; `paths` gives each the path it had in the exported instance.
 
-    def __init__(self, graph, paths: dict[str, str]):
+    Export leaves out the Parameters the graph never reads (a buffer of another branch); running the MindIR
+    cannot change them, so they are the exported instance's, as they were (else every Cell with an unused
+    Parameter failed the export check: "param …: missing")."""
+
+    def __init__(self, graph, paths: dict[str, str], instance=None):
         self.graph = graph
         self.paths = paths
+        self.instance = instance
 
     def __call__(self, *inputs):
         return self.graph(*[x for x in inputs if isinstance(x, ms.Tensor)])
 
     def parameters_and_names(self):
-        for name, param in self.graph.parameters_dict().items():
+        loaded = self.graph.parameters_dict()
+        for name, param in loaded.items():
             yield self.paths.get(name, name), param
+        for path, param in self.instance.parameters_and_names() if self.instance is not None else ():
+            if param.name not in loaded:
+                yield path, param
 
 
 # -- values --------------------------------------------------------------------------------------
