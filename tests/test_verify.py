@@ -615,3 +615,25 @@ def test_a_parameter_the_graph_never_reads_is_compared_as_it_stands_after_export
     failure = verdict(dropped, "export", "after")
     assert not failure["passed"]
     assert any(c["name"] == "call 1 param calls" and c["problem"] for c in failure["comparisons"]), failure
+
+
+def test_strict_drops_a_none_from_the_top_graphs_outputs_and_keeps_it_one_graph_down():
+    """The measurement behind bench/realcells' six pairs of Cells returning `(x, None, …)` (no fix, no rule):
+    under STRICT and export the `None` leaves the outputs and `x + 1` moves to index 1; GRAPH keeps it."""
+    report = verify_json(
+        "tests/verify_cases/returned_none.py:ReturnsNone",
+        "--input", "float32[B,3]",
+        "--against", "tests/verify_cases/returned_none.py",
+        expect=1,
+    )  # fmt: skip
+    failing = {v["check"] for v in report["verdicts"] if v["version"] == "after" and not v["passed"]}
+    assert failing == {"strict", "export"}
+    problems = [c["problem"] for c in verdict(report, "strict", "after")["comparisons"] if c["problem"]]
+    assert "the reference has 3" in problems[0], problems
+    inner = verify_json(
+        "tests/verify_cases/returned_none.py:CallsIt",
+        "--input", "float32[B,3]",
+        "--against", "tests/verify_cases/returned_none.py",
+        expect=0,
+    )  # fmt: skip
+    assert all(v["passed"] for v in inner["verdicts"])
