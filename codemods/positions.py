@@ -11,9 +11,10 @@ libcst's on every golden case.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
@@ -72,6 +73,144 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
         base, segment = self._segments[self._owner[key]]
         start, end = segment.spans[key]
         return base + start, base + end
+
+    def _position(self, offset: int) -> CodePosition:
+        line = bisect.bisect_right(self._lines, offset) - 1
+        return CodePosition(line + 1, offset - self._lines[line])
+
+
+def statement_starts(module: cst.Module, text: str) -> list[int] | None:
+    """Where each top-level statement of `module` (parsed from `text`) starts in `text`, its comment and blank
+    lines first, then where the footer starts: from CPython's `ast` line numbers, without printing the module.
+    None when `ast` cannot parse `text` (syntax libcst accepts and CPython does not) or the statements do not
+    line up with its."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    if not module.has_trailing_newline:
+        return None
+    lines = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    found, index = [], 0
+    for statement in module.body:
+        if index >= len(tree.body):
+            return None
+        first = tree.body[index]
+        line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        decorators = getattr(statement, "decorators", ())
+        line -= len(statement.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
+        if not 1 <= line <= len(lines) or found and lines[line - 1] <= found[-1]:
+            return None
+        found.append(lines[line - 1])
+    if index != len(tree.body):
+        return None
+    footer = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for line in module.footer:
+        line._codegen(footer)
+    found.append(len(text) - sum(len(token) for token in footer.tokens))
+    return found
+
+
+class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
+    """`Positions(module)` that prints only the top-level statements holding a node asked for.
+
+    A check asks for the positions of its findings, most often in a few classes of a long file: printing the
+    whole module for them was an eighth of a cold check's time. Where each top-level statement starts comes
+    from `statement_starts` (CPython's parse, in C); each statement is printed alone (as
+    `Positions(module, statements)` does) when one of its nodes is asked for, and its length is checked
+    against the next start. Anything else (a node outside the statements, a length that does not match, a
+    file `ast` cannot parse) falls back to printing the whole module, as before. tests/test_positions.py
+    compares both with libcst's provider."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        text: str,
+        parents: Callable[[], Mapping[cst.CSTNode, cst.CSTNode]],
+        candidates: Callable[[cst.CSTNode], list[cst.CSTNode]] = lambda node: [],
+    ) -> None:
+        self._module, self._text, self._parents, self._candidates = module, text, parents, candidates
+        self._starts: list[int] | None = None
+        self._index = {id(statement): i for i, statement in enumerate(module.body)}
+        self._segments: dict[int, Segment] = {}  # by the statement's index
+        self._lines = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+        self._whole: Positions | None = None
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        found = self._located(node)
+        if found is None:
+            return self._all()[node]
+        base, segment = found
+        start, end = segment.spans[id(node)]
+        return CodeRange(self._position(base + start), self._position(base + end))
+
+    def __contains__(self, node: object) -> bool:
+        if self._whole is not None:
+            return node in self._whole
+        return isinstance(node, cst.CSTNode) and (self._located(node) is not None or node in self._all())
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        raise TypeError("Positions is looked up by node, not iterated")
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def code_offset(self, node: cst.CSTNode) -> int:
+        found = self._located(node)
+        if found is None:
+            return self._all().code_offset(node)
+        base, segment = found
+        return base + segment.starts[id(node)]
+
+    def _all(self) -> Positions:
+        if self._whole is None:
+            self._whole = Positions(self._module)
+        return self._whole
+
+    def _located(self, node: cst.CSTNode) -> tuple[int, Segment] | None:
+        """(where its statement starts, the statement printed) for a node under a top-level statement: looked
+        for first in the statements `candidates` names (printing one is cheaper than the parents of the whole
+        module), then up its parents."""
+        if self._whole is not None:
+            return None
+        if self._starts is None:
+            self._starts = statement_starts(self._module, self._text) or []
+        if not self._starts:
+            return None
+        for candidate in self._candidates(node):
+            index = self._index.get(id(candidate))
+            segment = None if index is None else self._segment(index)
+            if segment is not None and id(node) in segment.spans:
+                return self._starts[index], segment  # type: ignore[index]
+        statement = node
+        parents = self._parents()
+        while id(statement) not in self._index:
+            statement = parents.get(statement)
+            if statement is None:
+                return None
+        index = self._index[id(statement)]
+        segment = self._segment(index)
+        if segment is None or id(node) not in segment.spans:
+            return None
+        return self._starts[index], segment
+
+    def _segment(self, index: int) -> Segment | None:
+        """The statement `index` printed alone, or None (and the whole module printed) when its length is not
+        the distance to the next statement's start."""
+        if self._whole is not None:
+            return None
+        segment = self._segments.get(index)
+        if segment is None:
+            statement = self._module.body[index]
+            state = _State(self._module.default_indent, self._module.default_newline)
+            statement._codegen(state)
+            segment = Segment(statement, state.spans, state.starts, state.line_starts[1:], state.offset)
+            if self._starts[index + 1] - self._starts[index] != segment.length:  # type: ignore[index]
+                self._all()
+                return None
+            self._segments[index] = segment
+        return segment
 
     def _position(self, offset: int) -> CodePosition:
         line = bisect.bisect_right(self._lines, offset) - 1

@@ -14,7 +14,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, Scope
 from graphmend.finding import Applicability, Edit, Import
 from graphmend.messages import Message
 from graphmend.names import ModuleBindings, imported_names
-from graphmend.positions import Positions
+from graphmend.positions import LazyPositions
 from graphmend.scopes import GraphFunction, SelfAssignment, self_assignments
 from graphmend.targets import Breaks
 from graphmend.tree import find, parent_map, statements
@@ -65,6 +65,8 @@ class FileContext:
 
     text: str | None = None  # the module's code, when the engine has it (libcst's code generation costs)
     memo: Reparser | None = None  # the language server's: positions and parents per top-level statement
+    # id of a reported node → the top-level statement it was reported in: where positions look for it first
+    _reported_in: dict[int, cst.CSTNode] = field(default_factory=dict)
 
     @property
     def module(self) -> cst.Module:
@@ -80,7 +82,32 @@ class FileContext:
     # Positions and parents cost a pass over the whole file each: computed only when asked for.
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        return Positions(self.module) if self.memo is None else self.memo.positions(self.module)
+        if self.memo is not None:
+            return self.memo.positions(self.module)
+        return LazyPositions(self.module, self.source, lambda: self.parents, self._statements_holding)
+
+    def note_report(self, *nodes: cst.CSTNode | None) -> None:
+        """Remember the top-level statement of the graph function being visited for these reported nodes."""
+        top = self._current_statement()
+        if top is not None:
+            self._reported_in.update((id(node), top) for node in nodes if node is not None)
+
+    def _statements_holding(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """Top-level statements likely to hold `node`: the one it was reported in, the one being visited."""
+        found = [self._reported_in.get(id(node)), self._current_statement()]
+        return [statement for statement in found if statement is not None]
+
+    def _current_statement(self) -> cst.CSTNode | None:
+        if self.current is None:
+            return None
+        for node in (self.current.cell, self.current.node):
+            if node is not None and id(node) in self._top_level:
+                return node
+        return None
+
+    @cached_property
+    def _top_level(self) -> set[int]:
+        return {id(statement) for statement in self.module.body}
 
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
@@ -176,6 +203,7 @@ class Rule(cst.BatchableCSTVisitor):
                 message += f" (the fix would drop the comment `{min(dropped)}`)"
             fix = Fix(replacement, applicability, tuple(i for i in imports if i is not None), target, definitions)
         self.ctx.reports.append(Report(type(self), node, message, fix))
+        self.ctx.note_report(node, target)
 
 
 @functools.cache
