@@ -24,6 +24,7 @@ end, an unusual file) is parsed whole, as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
@@ -31,7 +32,7 @@ from libcst._nodes.internal import CodegenState
 from libcst._parser.detect_config import convert_to_utf8
 from libcst._parser.types.config import PartialParserConfig
 
-from graphmend.positions import Positions, Segment
+from graphmend.positions import LazyPositions, Positions, Segment, statement_starts
 from graphmend.tree import children, parent_map
 
 _CONFIG = PartialParserConfig()
@@ -58,13 +59,45 @@ class Reparser:
         self._segments: dict[int, Segment] = {}  # its code generation, for positions
         self._parents: dict[int, tuple[cst.BaseStatement, dict]] = {}  # the parents of the nodes under it
         self._layout = ("", "")  # the default indent and newline those were printed with
+        self._module_starts: list[int] | None = None  # statement_starts of `_module` ([] when it has none)
 
-    def positions(self, module: cst.Module) -> Positions:
-        """`Positions(module)`, printing only the top-level statements not printed for the last version."""
+    def positions(
+        self,
+        module: cst.Module,
+        parents: Callable[[], Mapping[cst.CSTNode, cst.CSTNode]] | None = None,
+        candidates: Callable[[cst.CSTNode], list[cst.CSTNode]] | None = None,
+    ) -> Positions | LazyPositions:
+        """Positions of `module` (the last one parsed): each top-level statement printed when one of its nodes
+        is asked for, unless it was printed for the last version (`LazyPositions`, with the statements'
+        starts this parse worked out); `Positions(module)` for a module parsed otherwise."""
         if (module.default_indent, module.default_newline) != self._layout:
             self._segments.clear()
             self._layout = (module.default_indent, module.default_newline)
-        return Positions(module, self._segments)
+        known = self._starts_of(module)
+        if known is None:
+            return Positions(module, self._segments)
+        text, starts = known
+        kept = {id(statement) for statement in module.body}
+        for key in [key for key in self._segments if key not in kept]:
+            del self._segments[key]  # statements of older versions
+        return LazyPositions(
+            module,
+            text,
+            parents or (lambda: self.parents(module)),
+            candidates or (lambda node: []),
+            starts if starts is not None else [],
+            self._segments,
+        )
+
+    def _starts_of(self, module: cst.Module) -> tuple[str, tuple[int, ...] | list[int] | None] | None:
+        """(its text, where its statements start) for the module this parser gave last; None for another."""
+        if self._last is not None and self._last.module is module:
+            return self._last.text, self._last.starts
+        if self._module is module:
+            if self._module_starts is None:
+                self._module_starts = statement_starts(module, self._text) or []
+            return self._text, self._module_starts or None
+        return None
 
     def parents(self, module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
         """`parent_map(module)`, walking only the top-level statements not walked for the last version."""
@@ -95,7 +128,7 @@ class Reparser:
             spliced = self._splice(last, text)
             if spliced is not None:
                 return spliced
-        self._last, self._module, self._text = None, None, ""
+        self._last, self._module, self._text, self._module_starts = None, None, "", None
         module = cst.parse_module(source)  # errors are the caller's, as for a whole parse
         self._module, self._text = module, text
         return module
@@ -103,9 +136,21 @@ class Reparser:
     def _previous(self) -> _Parsed | None:
         """The last version with its statements' offsets (worked out only when a next version comes)."""
         if self._last is None and self._module is not None:
-            self._last = self._kept_offsets(self._module, self._text) or _offsets(self._module, self._text)
-            self._module, self._text = None, ""
+            module, text = self._module, self._text
+            self._last = self._ast_offsets(module, text) or self._kept_offsets(module, text) or _offsets(module, text)
+            self._module, self._text, self._module_starts = None, "", None
         return self._last
+
+    def _ast_offsets(self, module: cst.Module, text: str) -> _Parsed | None:
+        """`_offsets` from CPython's line numbers (`statement_starts`, checked on every corpus file against the
+        printed module), without printing anything."""
+        if not module.has_trailing_newline or len(module.body) < 4:
+            return None
+        starts = self._module_starts if self._module_starts is not None else statement_starts(module, text)
+        if not starts:
+            return None
+        first_indent = next((i for i, statement in enumerate(module.body) if _indents(statement)), -1)
+        return _Parsed(text, module, tuple(starts), first_indent)
 
     def _kept_offsets(self, module: cst.Module, text: str) -> _Parsed | None:
         """`_offsets` without printing the module, when `positions` printed each of its statements already

@@ -129,11 +129,16 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         text: str,
         parents: Callable[[], Mapping[cst.CSTNode, cst.CSTNode]],
         candidates: Callable[[cst.CSTNode], list[cst.CSTNode]] = lambda node: [],
+        starts: list[int] | tuple[int, ...] | None = None,
+        segments: dict[int, Segment] | None = None,
     ) -> None:
+        """`starts`: `statement_starts` when the caller knows them (the language server's and `fix`'s
+        Reparser); `segments`: statements printed before, by id, reused when the statement is the same object
+        (and kept there for the next version)."""
         self._module, self._text, self._parents, self._candidates = module, text, parents, candidates
-        self._starts: list[int] | None = None
+        self._starts = list(starts) if starts is not None else None
         self._index = {id(statement): i for i, statement in enumerate(module.body)}
-        self._segments: dict[int, Segment] = {}  # by the statement's index
+        self._segments: dict[int, Segment] = {} if segments is None else segments  # by the statement's id
         self._lines = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self._whole: Positions | None = None
 
@@ -157,6 +162,9 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         return len(self._all())
 
     def code_offset(self, node: cst.CSTNode) -> int:
+        index = self._index.get(id(node))
+        if index is not None and self._whole is None and self._known_starts():
+            return self._starts[index]  # type: ignore[index]  # a top-level statement: no printing
         found = self._located(node)
         if found is None:
             return self._all().code_offset(node)
@@ -172,11 +180,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         """(where its statement starts, the statement printed) for a node under a top-level statement: looked
         for first in the statements `candidates` names (printing one is cheaper than the parents of the whole
         module), then up its parents."""
-        if self._whole is not None:
-            return None
-        if self._starts is None:
-            self._starts = statement_starts(self._module, self._text) or []
-        if not self._starts:
+        if self._whole is not None or not self._known_starts():
             return None
         for candidate in self._candidates(node):
             index = self._index.get(id(candidate))
@@ -195,21 +199,26 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
             return None
         return self._starts[index], segment
 
+    def _known_starts(self) -> bool:
+        if self._starts is None:
+            self._starts = statement_starts(self._module, self._text) or []
+        return bool(self._starts)
+
     def _segment(self, index: int) -> Segment | None:
         """The statement `index` printed alone, or None (and the whole module printed) when its length is not
         the distance to the next statement's start."""
         if self._whole is not None:
             return None
-        segment = self._segments.get(index)
-        if segment is None:
-            statement = self._module.body[index]
+        statement = self._module.body[index]
+        segment = self._segments.get(id(statement))
+        if segment is None or segment.statement is not statement:
             state = _State(self._module.default_indent, self._module.default_newline)
             statement._codegen(state)
             segment = Segment(statement, state.spans, state.starts, state.line_starts[1:], state.offset)
-            if self._starts[index + 1] - self._starts[index] != segment.length:  # type: ignore[index]
-                self._all()
-                return None
-            self._segments[index] = segment
+            self._segments[id(statement)] = segment
+        if self._starts[index + 1] - self._starts[index] != segment.length:  # type: ignore[index]
+            self._all()
+            return None
         return segment
 
     def _position(self, offset: int) -> CodePosition:

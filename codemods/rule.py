@@ -83,7 +83,7 @@ class FileContext:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         if self.memo is not None:
-            return self.memo.positions(self.module)
+            return self.memo.positions(self.module, lambda: self.parents, self._statements_holding)
         return LazyPositions(self.module, self.source, lambda: self.parents, self._statements_holding)
 
     def note_report(self, *nodes: cst.CSTNode | None) -> None:

@@ -186,7 +186,7 @@ class _WholeEveryTime(Reparser):
     def _splice(self, last, text):  # noqa: ANN001, ANN202
         return None
 
-    def positions(self, module: cst.Module) -> Positions:
+    def positions(self, module: cst.Module, parents=None, candidates=None) -> Positions:  # noqa: ANN001
         return Positions(module)
 
     def parents(self, module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
