@@ -122,6 +122,16 @@ class Dim:
     tensor: str
     index: int | None
 
+    def described(self) -> str:
+        """For messages: "dimension 0 of `x` (the batch, for a batched tensor)", "dimension -1 (from the end)
+        of `x`", "a dimension of `x`"."""
+        if self.index == 0:
+            return f"dimension 0 of `{self.tensor}` (the batch, for a batched tensor)"
+        if self.index is None:
+            return f"a dimension of `{self.tensor}`"
+        where = " (from the end)" if self.index < 0 else ""
+        return f"dimension {self.index}{where} of `{self.tensor}`"
+
 
 class Values:
     """Answers about values in the file being analysed; one per file (`ctx.values`), shared by every rule."""

@@ -5,7 +5,6 @@ import libcst as cst
 from graphmend.messages import explains
 from graphmend.rule import Rule
 from graphmend.targets import DYNAMIC, breaks
-from graphmend.values import Dim
 
 # `mindspore.numpy.arange(start, stop=None, step=None, dtype=None)` → `ops.arange(start=0, end=None, step=1, *,
 # dtype=None)`: the keyword each parameter takes in `ops.arange`
@@ -81,7 +80,7 @@ class NumpyArangeDynamic(Rule):
         replacement = node.with_changes(func=func, args=_commas(args))
         dim = next((d for d in dims if d.index == 0), dims[0])
         message = (
-            f"`{self.ctx.code(node)}` in {self.ctx.where()} counts to {_which(dim)}: `mindspore.numpy.arange` "
+            f"`{self.ctx.code(node)}` in {self.ctx.where()} counts to {dim.described()}: `mindspore.numpy.arange` "
             "works its length out while the graph compiles, so "
             + ("a dynamic batch fails" if dim.index == 0 else "it fails if that dimension is dynamic")
             + ' ("must be real number, not NoneType"); `ops.arange` is a graph op'
@@ -136,11 +135,3 @@ def _named(node: cst.Call) -> set[str]:
 def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     return [a.with_changes(comma=comma) for a in args[:-1]] + args[-1:]
-
-
-def _which(dim: Dim) -> str:
-    if dim.index == 0:
-        return f"dimension 0 of `{dim.tensor}` (the batch, for a batched tensor)"
-    if dim.index is None:
-        return f"a dimension of `{dim.tensor}`"
-    return f"dimension {dim.index} of `{dim.tensor}`"

@@ -66,11 +66,10 @@ class DynamicLoop(Rule):
         spelled = " ".join(self.ctx.code(node).split())
         head = f"{kind} {'on' if kind.startswith('`while`') else 'over'} `{spelled}` in {self.ctx.where()}"
         dim = next((d for d in dims if d.index == 0), dims[0])
+        which = dim.described()
         if dim.index == 0:
-            which = f"dimension 0 of `{dim.tensor}` (the batch, for a batched tensor)"
             fails = "it fails with a dynamic batch"
         else:
-            which = f"{_dimension(dim)} of `{dim.tensor}`"
             fails = (
                 "it fails if that dimension is dynamic, and a MindIR exported with a dynamic batch can "
                 "silently keep its first batch size"
@@ -136,11 +135,3 @@ class DynamicLoop(Rule):
         if axis is None:
             return Dim(self.ctx.code(args[0]), 0)
         return Dim(self.ctx.code(args[0]), int(axis.value) if isinstance(axis, cst.Integer) else None)
-
-
-def _dimension(dim: Dim) -> str:
-    if dim.index is None:
-        return "a dimension"
-    if dim.index < 0:
-        return f"dimension {dim.index} (from the end)"
-    return f"dimension {dim.index}"
