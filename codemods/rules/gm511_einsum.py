@@ -31,6 +31,10 @@ class Einsum(Rule):
         - no contracted index (`"i,j->ij"`, `"blq,blk->blqk"`): the operands, aligned to the output's
           axes, are multiplied (broadcasting); operands with the same indices, one of them contracted
           (`"bnqk,bnqk->bnq"`), are multiplied and summed over it;
+        - several contracted indices (`"ibnd,hnd->ibh"`, XLNet's attention): each operand is transposed to
+          hold them last, in the same order, and flattened into one axis (`ops.flatten(x, start_dim=-2,
+          end_dim=-1)`), then contracted over it as above; operands with the same indices are multiplied
+          and summed over all of them;
         - one operand (`"ijbn->bnij"`, `"ij->j"`): a sum and a transpose.
         An index that only one operand has and the output lacks is summed over first. Two axes that trade
         places are `ops.swapaxes`, other orders `ops.transpose`. A leading `...` in every subscript
@@ -38,13 +42,13 @@ class Einsum(Rule):
         then counted from the end (`ops.swapaxes(v, -3, -2)`, `ops.movedim`, `x[..., None, :]`).
         A port's `ms.einsum(...)` (torch's `einsum` renamed; `mindspore` has no such function, so the call
         raises AttributeError: mindone 0.5.0's CLAP) and a `torch.einsum` left in graph code (GM510 leaves
-        it to this rule) are rewritten the same way. Equations with another
-        ellipsis, a repeated index in one operand (a diagonal or trace), several contracted indices, more
-        than two operands, or an equation that is not a literal are reported without a fix, with what to
-        write instead. `mint.einsum` is GM512's: GRAPH and STRICT compile it on CPU with static shapes,
-        but PyNative on CPU ("einsum only supports Ascend") and a dynamic batch ("For EinsumExt, dynamic
-        shape or dynamic rank is not supported yet") reject it (measured on 2.10 by
-        tests/test_gm511_einsum.py), so GM512 rewrites it the same way for the dynamic target.
+        it to this rule) are rewritten the same way. Equations with another ellipsis, a repeated index in
+        one operand (a diagonal or trace), more than two operands, or an equation that is not a literal are
+        reported without a fix, with what to write instead. `mint.einsum` is GM512's: GRAPH and STRICT
+        compile it on CPU with static shapes, but PyNative on CPU ("einsum only supports Ascend") and a
+        dynamic batch ("For EinsumExt, dynamic shape or dynamic rank is not supported yet") reject it
+        (measured on 2.10 by tests/test_gm511_einsum.py), so GM512 rewrites it the same way for the dynamic
+        target.
 
     Why it breaks graph mode:
         `ops.einsum` is the `Einsum` primitive, whose only kernel is on GPU (its docstring: "Supported
@@ -67,7 +71,7 @@ class Einsum(Rule):
         floats are added (matmul's order; einsum has none to keep on CPU, where it does not run), the same
         shape and dtype. The rewrite's numbers are checked against numpy's `einsum` on every form above
         (tests/test_gm511_einsum.py evaluates the emitted code with numpy on random shapes: the corpus's
-        equations and 1,200 drawn ones), and graphmend's own fix of a Cell with twelve einsums compiles in
+        equations and 1,200 drawn ones), and graphmend's own fix of a Cell with fourteen einsums compiles in
         GRAPH, STRICT, a dynamic batch and export with PyNative's numbers, which equal numpy's einsum.
     """
 
@@ -193,7 +197,7 @@ class Expr:
     parts: tuple = ()
 
     def ops(self) -> set[str]:
-        found = {self.kind} if self.kind in ("matmul", "transpose", "swapaxes", "movedim") else set()
+        found = {self.kind} if self.kind in ("matmul", "transpose", "swapaxes", "movedim", "flatten") else set()
         for part in self.parts:
             if isinstance(part, Expr):
                 found |= part.ops()
@@ -216,6 +220,8 @@ class Expr:
         if kind == "axes":
             pattern = ", ".join([*(["..."] if parts[2] else []), *(":" if keep else "None" for keep in parts[1])])
             return f"{parts[0].code(names)}[{pattern}]"
+        if kind == "flatten":
+            return f"{names['flatten']}({parts[0].code(names)}, start_dim={parts[1]}, end_dim={parts[2]})"
         if kind == "squeeze":
             return f"{parts[0].code(names)}.squeeze({parts[1]})"
         if kind == "matmul":
@@ -236,17 +242,31 @@ def translate(equation: str, count: int) -> Expr | str:
         return _ordered(expr, letters, list(output), lead)
     (a, a_letters), (b, b_letters) = operands
     contracted = [x for x in a_letters if x in b_letters and x not in output]
-    if len(contracted) > 1:
-        return f"{len(contracted)} contracted indices ({', '.join(contracted)})"
+    if len(contracted) > 1 and set(a_letters) != set(b_letters):
+        return _merged(a, a_letters, b, b_letters, contracted, list(output), lead)
     if not contracted:
         left = _aligned(*_ordered_pair(a, a_letters, output, lead), output, lead)
         right = _aligned(*_ordered_pair(b, b_letters, output, lead), output, lead)
         return Expr("mul", (left, right))
     if set(a_letters) == set(b_letters):  # every index shared: products of equal shapes, summed (no matmul)
-        order = [*output, contracted[0]]
+        order = [*output, *contracted]
         product = Expr("mul", (_ordered(a, a_letters, order, lead), _ordered(b, b_letters, order, lead)))
-        return Expr("sum", (product, (-1,)))
+        return Expr("sum", (product, tuple(range(-len(contracted), 0))))
     return _contraction(a, a_letters, b, b_letters, contracted[0], list(output), lead)
+
+
+def _merged(
+    a: Expr, a_letters: list[str], b: Expr, b_letters: list[str], contracted: list[str], output: list[str], lead: bool
+) -> Expr:
+    """Several contracted indices (`"ibnd,hnd->ibh"`): each operand transposed to hold them last, in the same
+    order, and flattened into one (`ops.flatten(x, start_dim=-2, end_dim=-1)`), then one contraction over it."""
+    merged = "*"  # an index no equation can have: the contracted ones, flattened into one axis
+    count = len(contracted)
+    a_rest = [x for x in a_letters if x not in contracted]
+    b_rest = [x for x in b_letters if x not in contracted]
+    left = Expr("flatten", (_transposed(a, a_letters, [*a_rest, *contracted], lead), -count, -1))
+    right = Expr("flatten", (_transposed(b, b_letters, [*b_rest, *contracted], lead), -count, -1))
+    return _contraction(left, [*a_rest, merged], right, [*b_rest, merged], merged, output, lead)
 
 
 def _parse(equation: str, count: int) -> tuple[list[str], str, bool] | str:

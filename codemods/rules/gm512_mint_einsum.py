@@ -14,7 +14,7 @@ class MintEinsum(Einsum):
 
     What it does:
         Finds `mint.einsum` calls in graph code and rewrites them as GM511 rewrites `ops.einsum`: one or two
-        operands, at most one contracted index, the indices written out or after a leading `...`; other
+        operands, any number of contracted indices, the indices written out or after a leading `...`; other
         equations are reported with what to write instead. What breaks is a dynamic batch, and so the
         export target (which graphmend takes to use one); it is reported for every target because PyNative
         on CPU fails too (measured; on Ascend, PyNative and static graphs run it, so with `--target graph` or

@@ -32,6 +32,16 @@ class Batched(nn.Cell):
         return context, scores, moved
 
 
+class Merged(nn.Cell):
+    """Two contracted indices (XLNet's attention output), and every index shared."""
+
+    def construct(self, attn_vec, weight):
+        out = ops.matmul(ops.flatten(attn_vec, start_dim=-2, end_dim=-1), ops.swapaxes(ops.flatten(weight, start_dim=-2, end_dim=-1), 0, 1))
+        energy = (attn_vec * attn_vec).sum(axis=(-3, -2, -1))
+        batched = ops.matmul(ops.flatten(attn_vec, start_dim=-2, end_dim=-1)[..., None, :], ops.swapaxes(ops.flatten(weight, start_dim=-2, end_dim=-1), -2, -1)).squeeze(-2)
+        return out, energy, batched
+
+
 class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple

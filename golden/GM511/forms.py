@@ -36,6 +36,16 @@ class Batched(nn.Cell):
         return context, scores, moved
 
 
+class Merged(nn.Cell):
+    """Two contracted indices (XLNet's attention output), and every index shared."""
+
+    def construct(self, attn_vec, weight):
+        out = ops.einsum("ibnd,hnd->ibh", attn_vec, weight)
+        energy = ops.einsum("ibnd,ibnd->i", attn_vec, attn_vec)
+        batched = ops.einsum("...nd,...hnd->...h", attn_vec, weight)
+        return out, energy, batched
+
+
 class Bros(nn.Cell):
     def construct(self, query_layer, bbox_pos_emb):
         # torch's and mindnlp's form: the operands in one tuple

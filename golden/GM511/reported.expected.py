@@ -11,7 +11,6 @@ class Forms(nn.Cell):
     def construct(self, a, b, c):
         batched = ops.einsum("...hqk,khd->...qhd", a, b)  # an ellipsis in one operand only
         trace = ops.einsum("ii->", a)
-        double = ops.einsum("abc,bcd->ad", a, b)
         three = ops.einsum("ab,bc,cd->ad", a, b, c)
         given = ops.einsum(self.equation, a, b)
-        return batched, trace, double, three, given
+        return batched, trace, three, given

@@ -13,6 +13,7 @@ class Einsums(nn.Cell):
         self.positions = Tensor(np.linspace(-1, 1, 4 * 6 * 5).reshape(4, 6, 5), mindspore.float32)
         self.weight = Tensor(np.linspace(-1, 1, 5 * 2 * 3).reshape(5, 2, 3), mindspore.float32)
         self.inv_freq = Tensor(np.linspace(0.1, 1.0, 5), mindspore.float32)
+        self.projection = Tensor(np.linspace(-1, 1, 2 * 4 * 5).reshape(2, 4, 5), mindspore.float32)
 
     def construct(self, x):
         k = x * 2 - 1
@@ -25,11 +26,14 @@ class Einsums(nn.Cell):
         outer = ops.einsum("bnq,bnk->bnqk", x[..., 0], k[..., 0])
         total = ops.einsum("ij->j", freqs)
         dots = ops.einsum("bnqk,bnqk->bnq", scores, scores)
+        # two or more contracted indices (XLNet's attention output), and all of them shared
+        merged = ops.einsum("ibnd,hnd->ibh", x, self.projection)
+        energy = ops.einsum("bnld,bnld->b", x, k)
         # a leading `...`: as many batch axes as the operands have
         context = ops.einsum("...qk,...kd->...qd", scores, x)
         swapped = ops.einsum("...ld->...dl", x)
         moved = ops.einsum("...hld->...ldh", x)
-        return scores, relative, freqs, mixed, heads, pooled, outer, total, dots, context, swapped, moved
+        return scores, relative, freqs, mixed, heads, pooled, outer, total, dots, merged, energy, context, swapped, moved
 
 
 class PortedEinsum(nn.Cell):

@@ -11,4 +11,5 @@ class MintEinsums(nn.Cell):
         scores = mint.einsum("bnqd,bnkd->bnqk", q, x)
         mixed = mint.einsum("bnqk,bnkd->bnqd", scores.softmax(-1), x)
         outer = mint.einsum("i,j->ij", x[0, 0, 0], x[0, 0, :, 0])
-        return mixed, outer
+        energy = mint.einsum("bnqd,nqd->bn", x, x[0])  # two contracted indices
+        return mixed, outer, energy
