@@ -81,22 +81,19 @@ class Reparser:
         for key in [key for key in self._segments if key not in kept]:
             del self._segments[key]  # statements of older versions
         return LazyPositions(
-            module,
-            text,
-            parents or (lambda: self.parents(module)),
-            candidates or (lambda node: []),
-            starts if starts is not None else [],
+            module, text, parents or (lambda: self.parents(module)), candidates or (lambda node: []), starts,
             self._segments,
-        )
+        )  # fmt: skip
 
-    def _starts_of(self, module: cst.Module) -> tuple[str, tuple[int, ...] | list[int] | None] | None:
-        """(its text, where its statements start) for the module this parser gave last; None for another."""
+    def _starts_of(self, module: cst.Module) -> tuple[str, tuple[int, ...] | list[int]] | None:
+        """(its text, where its statements start: empty when unknown) for the module this parser gave last;
+        None for another."""
         if self._last is not None and self._last.module is module:
             return self._last.text, self._last.starts
         if self._module is module:
             if self._module_starts is None:
                 self._module_starts = statement_starts(module, self._text) or []
-            return self._text, self._module_starts or None
+            return self._text, self._module_starts
         return None
 
     def parents(self, module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:

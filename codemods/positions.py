@@ -75,8 +75,7 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
         return base + start, base + end
 
     def _position(self, offset: int) -> CodePosition:
-        line = bisect.bisect_right(self._lines, offset) - 1
-        return CodePosition(line + 1, offset - self._lines[line])
+        return _position(self._lines, offset)
 
 
 def statement_starts(module: cst.Module, text: str) -> list[int] | None:
@@ -90,7 +89,7 @@ def statement_starts(module: cst.Module, text: str) -> list[int] | None:
         return None
     if not module.has_trailing_newline:
         return None
-    lines = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    lines = _line_starts(text)
     found, index = [], 0
     for statement in module.body:
         if index >= len(tree.body):
@@ -115,13 +114,14 @@ def statement_starts(module: cst.Module, text: str) -> list[int] | None:
 class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
     """`Positions(module)` that prints only the top-level statements holding a node asked for.
 
-    A check asks for the positions of its findings, most often in a few classes of a long file: printing the
-    whole module for them was an eighth of a cold check's time. Where each top-level statement starts comes
-    from `statement_starts` (CPython's parse, in C); each statement is printed alone (as
-    `Positions(module, statements)` does) when one of its nodes is asked for, and its length is checked
-    against the next start. Anything else (a node outside the statements, a length that does not match, a
-    file `ast` cannot parse) falls back to printing the whole module, as before. tests/test_positions.py
-    compares both with libcst's provider."""
+    A check asks for the positions of its findings, most often in a few classes of a long file, and printed the
+    whole module for them (1.9 s of CPU for 150 corpus files with graph code, whose check took 13.5 s, by a
+    script not kept; this one: 0.93x the wall of a cold check on 72 mindone model folders, `farm-bench`,
+    README). Where each top-level statement starts comes from `statement_starts` (CPython's parse, in C);
+    each statement is printed alone (as `Positions(module, statements)` does) when one of its nodes is asked
+    for, and its length is checked against the next start. Anything else (a node outside the statements, a
+    length that does not match, a file `ast` cannot parse) falls back to printing the whole module, as
+    before. tests/test_positions.py compares both with libcst's provider."""
 
     def __init__(
         self,
@@ -139,7 +139,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         self._starts = list(starts) if starts is not None else None
         self._index = {id(statement): i for i, statement in enumerate(module.body)}
         self._segments: dict[int, Segment] = {} if segments is None else segments  # by the statement's id
-        self._lines = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+        self._lines = _line_starts(text)
         self._whole: Positions | None = None
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
@@ -222,8 +222,17 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         return segment
 
     def _position(self, offset: int) -> CodePosition:
-        line = bisect.bisect_right(self._lines, offset) - 1
-        return CodePosition(line + 1, offset - self._lines[line])
+        return _position(self._lines, offset)
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+def _position(line_starts: list[int], offset: int) -> CodePosition:
+    """libcst's line (from 1) and column of a character offset, given where each line starts."""
+    line = bisect.bisect_right(line_starts, offset) - 1
+    return CodePosition(line + 1, offset - line_starts[line])
 
 
 @dataclass(frozen=True)
