@@ -45,6 +45,7 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,7 @@ from graphmend.names import qualified_names
 from graphmend.scopes import UNKNOWN, is_self_attribute
 from graphmend.tree import find, single_assign, target_names
 from graphmend.vocabulary import (
+    BOOL_RESULT_OPS,
     CASTS,
     ELEMENTWISE,
     FULL_REDUCTION_PRIMITIVES,
@@ -64,6 +66,7 @@ from graphmend.vocabulary import (
     HOST_VALUE_METHODS,
     IMPURE_FRAGMENTS,
     INITIALIZER,
+    ITEM_MOVING_OPS,
     ITERATORS,
     NOT_ONE_TENSOR,
     NOT_TENSOR_ATTRIBUTES,
@@ -226,11 +229,11 @@ class Values:
         if not isinstance(node, cst.Call) or not node.args or any(a.star for a in node.args):
             return False
         names = {n.rpartition(".")[2] for n in self.ctx.names(node.func) if n.startswith("mindspore.ops.")}
-        if names & _LOGICAL_OPS:
+        if names & BOOL_RESULT_OPS:
             return True
-        if names & {"cast"} and len(node.args) == 2:
+        if "cast" in names and len(node.args) == 2:
             return self._is_bool_dtype(node.args[1].value)
-        if names & _MOVES_ITEMS:
+        if names & ITEM_MOVING_OPS:
             return self.is_bool_tensor(node.args[0].value, depth + 1)
         if isinstance(node.func, cst.Attribute) and not names:
             method = node.func.attr.value
@@ -238,7 +241,7 @@ class Values:
                 return self._is_bool_dtype(node.args[0].value) and self.is_tensor(node.func.value)
             if method == "bool" and not node.args:
                 return self.is_tensor(node.func.value)
-            if method in _MOVES_ITEMS:
+            if method in ITEM_MOVING_OPS:
                 return self.is_bool_tensor(node.func.value, depth + 1)
         return False
 
@@ -631,12 +634,17 @@ class Values:
         # `self.a += v` keeps what the other assignments make of `a`
         return [a.value for a in stored if a.value is not UNKNOWN and not isinstance(a.value, cst.AugAssign)]  # type: ignore[misc]
 
-    def attributes(self, cell: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr> = value` in every method of `cell` but `construct`, by attribute (UNKNOWN included)."""
+    def attributes(
+        self, cell: cst.ClassDef, ignore: Callable[[str, str], bool] | None = None
+    ) -> dict[str, list[cst.BaseExpression]]:
+        """`self.<attr> = value` in every method of `cell` but `construct`, by attribute (UNKNOWN included);
+        without the assignments for which `ignore(method name, attribute)` holds."""
         found: dict[str, list[cst.BaseExpression]] = {}
         for name, assignments in self.ctx.self_assignments(cell).items():
             for a in assignments:
-                if a.method != "construct" and not isinstance(a.value, cst.AugAssign):
+                if a.method == "construct" or isinstance(a.value, cst.AugAssign):
+                    continue
+                if ignore is None or not ignore(a.method, name):
                     found.setdefault(name, []).append(a.value)
         return found
 
@@ -1139,12 +1147,3 @@ def _is_range(node: cst.CSTNode | None) -> bool:
 def assigned_value(ctx: FileContext, target: cst.CSTNode) -> cst.BaseExpression | None:
     """The value of `target = value` (a single target, no unpacking); None for any other binding."""
     return ctx.single_assignments.get(id(target))
-
-
-# ops whose result is bool whatever their inputs (`ops.logical_and(a, b)`), and ops or methods that only move or
-# copy their input's items (a bool tensor stays one)
-_LOGICAL_OPS = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite",
-                          "isclose", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "gt",
-                          "ge", "lt", "le", "eq", "ne"})  # fmt: skip
-_MOVES_ITEMS = frozenset({"tile", "expand_dims", "unsqueeze", "squeeze", "reshape", "view", "transpose", "permute",
-                          "broadcast_to", "swapaxes", "flatten", "repeat_interleave", "stop_gradient"})  # fmt: skip

@@ -109,6 +109,17 @@ ELEMENTWISE = frozenset({
     "softmax", "log_softmax",
 })  # fmt: skip
 CASTS = frozenset({"float", "half", "double", "int", "long", "bool"})
+# ops whose result is bool whatever their inputs (`ops.logical_and(a, b)`), and ops or methods that only move or
+# copy their input's items (a bool tensor stays one): Values.is_bool_tensor
+BOOL_RESULT_OPS = frozenset({
+    "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose", "equal",
+    "not_equal", "greater", "greater_equal", "less", "less_equal", "gt", "ge", "lt", "le", "eq", "ne",
+})  # fmt: skip
+ITEM_MOVING_OPS = frozenset({
+    "tile", "expand_dims", "unsqueeze", "squeeze", "reshape", "view", "transpose", "permute", "broadcast_to",
+    "swapaxes", "flatten", "repeat_interleave", "stop_gradient",
+})  # fmt: skip
+
 
 # attributes that are never tensors (a tuple, a dtype, an int, a flag, a device)
 NOT_TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "training", "device"})

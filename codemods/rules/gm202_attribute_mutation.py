@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from graphmend.builders import fresh_name
@@ -231,14 +233,9 @@ class AttributeMutation(Rule):
             if cls.name.value in seen:
                 continue
             seen.add(cls.name.value)
-            methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
-            for name, assignments in self.ctx.self_assignments(cls).items():
-                for a in assignments:
-                    if a.method == "construct" or isinstance(a.value, cst.AugAssign):
-                        continue
-                    if a.method in methods and _maps_kept(methods[a.method], name):
-                        continue  # `if self.a is not None: self.a = fn(self.a)` keeps what construct set
-                    merged.setdefault(name, []).append(a.value)
+            # a method that only maps the kept value (`if self.a is not None: self.a = fn(self.a)`) is no reader
+            for name, values in self.values.attributes(cls, ignore=_kept_mapper(cls)).items():
+                merged.setdefault(name, []).extend(values)
             for base in (arg.value for arg in cls.bases if arg.keyword is None):
                 if isinstance(base, cst.Name) and base.value in by_name:
                     todo.append(by_name[base.value])
@@ -473,6 +470,12 @@ def _used_elsewhere(
     return any(id(n) not in inside for n in find(module, cst.Attribute) if n.attr.value == attr)
 
 
+def _kept_mapper(cls: cst.ClassDef) -> Callable[[str, str], bool]:
+    """(method name, attribute) → whether that method of `cls` only maps the attribute's kept value."""
+    methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+    return lambda method, attr: method in methods and _maps_kept(methods[method], attr)
+
+
 def _maps_kept(method: cst.FunctionDef, attr: str) -> bool:
     """Every `self.attr` of `method` is in a top-level `if self.attr is not None: self.attr = <value>`."""
     guarded: set[int] = set()
@@ -480,14 +483,7 @@ def _maps_kept(method: cst.FunctionDef, attr: str) -> bool:
         if not isinstance(statement, cst.If) or statement.orelse is not None:
             continue
         test = statement.test
-        if not (
-            isinstance(test, cst.Comparison)
-            and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.IsNot)
-            and _is_none(test.comparisons[0].comparator)
-            and is_self_attribute(test.left)
-            and test.left.attr.value == attr  # type: ignore[attr-defined]
-        ):
+        if not (_is_none_test(test, cst.IsNot) and is_self_attribute(test.left) and test.left.attr.value == attr):  # type: ignore[attr-defined]
             continue
         body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
         assigns = [single_assign(st) for st in body]
@@ -634,15 +630,9 @@ def _refill(function: cst.FunctionDef, plain) -> _Refill | None:
             continue
         if not isinstance(statement.body, cst.IndentedBlock):
             continue
-        parts, test = [], statement.test
-        while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
-            parts.append(test.right)
-            test = test.left
-        parts.append(test)
         keys: set[str] = set()
         compared = False
-        for part in parts:
-            part = part.with_changes(lpar=(), rpar=()) if isinstance(part, cst.Comparison) else part
+        for part in _operands(statement.test, cst.Or):
             if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
                 break
             (comparison,) = part.comparisons
@@ -687,13 +677,8 @@ def _cache_hit(function: cst.FunctionDef, plain) -> _Hit | None:
         if not isinstance(returned, cst.Return) or not is_self_attribute(returned.value):
             continue
         value = returned.value.attr.value  # type: ignore[union-attr]
-        parts, test = [], statement.test
-        while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            parts.append(test.right)
-            test = test.left
-        parts.append(test)
         keys, guarded = [], False
-        for part in parts:
+        for part in _operands(statement.test, cst.And):
             if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
                 break
             (comparison,) = part.comparisons
@@ -716,16 +701,25 @@ def _cache_hit(function: cst.FunctionDef, plain) -> _Hit | None:
     return None
 
 
+def _operands(test: cst.BaseExpression, operator: type[cst.And] | type[cst.Or]) -> list[cst.BaseExpression]:
+    """The operands of `a and b and c` (with `cst.And`) or `a or b` (`cst.Or`), last first; `test` alone."""
+    parts = []
+    while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, operator):
+        parts.append(test.right)
+        test = test.left
+    return [*parts, test]
+
+
 def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _is_none_test(test: cst.BaseExpression) -> bool:
-    """`<expression> is None`."""
+def _is_none_test(test: cst.BaseExpression, operator: type[cst.Is] | type[cst.IsNot] = cst.Is) -> bool:
+    """`<expression> is None` (`<expression> is not None` with `cst.IsNot`)."""
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
     (comparison,) = test.comparisons
-    return isinstance(comparison.operator, cst.Is) and _is_none(comparison.comparator)
+    return isinstance(comparison.operator, operator) and _is_none(comparison.comparator)
 
 
 def _local_name(module: cst.Module, attr: str, taken: set[str]) -> str:

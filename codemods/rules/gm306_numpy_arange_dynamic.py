@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphmend.builders import arg, call
 from graphmend.messages import explains
+from graphmend.numpy_calls import bind
 from graphmend.rule import Rule
 from graphmend.targets import DYNAMIC, breaks
 
@@ -56,8 +58,8 @@ class NumpyArangeDynamic(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if "mindspore.numpy.arange" not in self.ctx.names(node.func):
             return
-        given = _bind(node)
-        if given is None:
+        given, why = bind(node, _ORDER)
+        if why or "start" not in given:
             return
         dims = [d for name in ("start", "stop", "step") if name in given for d in self.values.dims(given[name])]
         if not dims:
@@ -67,17 +69,15 @@ class NumpyArangeDynamic(Rule):
         dtype, unsure = given.get("dtype"), None
         if dtype is None:
             bounds = [given[name] for name in ("start", "stop", "step") if name in given]
-            floats = any(_float(b) for b in bounds)
+            floats = any(self._float(b) for b in bounds)
             unsure = next((b for b in bounds if not floats and not self.values.is_int(b)), None)
             dtype, needed = self.ctx.bindings.reference("mindspore.float32" if floats else "mindspore.int32")
             imports.append(needed)
-        args = [
-            cst.Arg(given[name]) for name in ("start", "stop", "step") if name in given and name not in _named(node)
-        ]
-        args += [cst.Arg(given[name], keyword=cst.Name(_KEYWORDS[name]), equal=_EQUAL)
-                 for name in ("start", "stop", "step") if name in _named(node)]  # fmt: skip
-        args.append(cst.Arg(dtype, keyword=cst.Name("dtype"), equal=_EQUAL))
-        replacement = node.with_changes(func=func, args=_commas(args))
+        named = {a.keyword.value for a in node.args if a.keyword is not None}
+        bounds = [name for name in ("start", "stop", "step") if name in given]
+        args = [arg(given[name]) for name in bounds if name not in named]
+        args += [arg(given[name], _KEYWORDS[name]) for name in bounds if name in named]
+        replacement = call(func, [*args, arg(dtype, "dtype")]).with_changes(lpar=node.lpar, rpar=node.rpar)
         dim = next((d for d in dims if d.index == 0), dims[0])
         message = (
             f"`{self.ctx.code(node)}` in {self.ctx.where()} counts to {dim.described()}: `mindspore.numpy.arange` "
@@ -92,46 +92,15 @@ class NumpyArangeDynamic(Rule):
             )
         self.report(node, message, replacement, "unsafe" if unsure is not None else "safe", tuple(imports))
 
-
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
-
-
-def _float(node: cst.BaseExpression) -> bool:
-    """A Python float for certain: a float literal, `float(...)`, or arithmetic with one of them or a true division
-    (a shape dimension is an int, so `n * 0.5` and `n / 2` are floats)."""
-    if isinstance(node, cst.Float):
-        return True
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value == "float"
-    if isinstance(node, cst.UnaryOperation):
-        return _float(node.expression)
-    if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, cst.Divide) or _float(node.left) or _float(node.right)
-    return False
-
-
-def _bind(node: cst.Call) -> dict[str, cst.BaseExpression] | None:
-    """`mnp.arange`'s arguments by parameter name; None when a `*`/`**` argument or an unknown keyword hides
-    them."""
-    given: dict[str, cst.BaseExpression] = {}
-    for position, argument in enumerate(node.args):
-        if argument.star:
-            return None
-        if argument.keyword is None:
-            if position >= len(_ORDER):
-                return None
-            given[_ORDER[position]] = argument.value
-        elif argument.keyword.value in _KEYWORDS:
-            given[argument.keyword.value] = argument.value
-        else:
-            return None
-    return given if "start" in given else None
-
-
-def _named(node: cst.Call) -> set[str]:
-    return {a.keyword.value for a in node.args if a.keyword is not None}
-
-
-def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    return [a.with_changes(comma=comma) for a in args[:-1]] + args[-1:]
+    def _float(self, node: cst.BaseExpression) -> bool:
+        """A Python float for certain: a float literal, the builtin `float(...)`, or arithmetic with one of them
+        or a true division (a shape dimension is an int, so `n * 0.5` and `n / 2` are floats)."""
+        if isinstance(node, cst.Float):
+            return True
+        if isinstance(node, cst.Call):
+            return self.values.is_builtin(node.func, ("float",))
+        if isinstance(node, cst.UnaryOperation):
+            return self._float(node.expression)
+        if isinstance(node, cst.BinaryOperation):
+            return isinstance(node.operator, cst.Divide) or self._float(node.left) or self._float(node.right)
+        return False

@@ -558,7 +558,7 @@ class Exported:
     cannot change them, so they are the exported instance's, as they were (else every Cell with an unused
     Parameter failed the export check: "param …: missing")."""
 
-    def __init__(self, graph, paths: dict[str, str], instance=None):
+    def __init__(self, graph, paths: dict[str, str], instance):
         self.graph = graph
         self.paths = paths
         self.instance = instance
@@ -570,7 +570,7 @@ class Exported:
         loaded = self.graph.parameters_dict()
         for name, param in loaded.items():
             yield self.paths.get(name, name), param
-        for path, param in self.instance.parameters_and_names() if self.instance is not None else ():
+        for path, param in self.instance.parameters_and_names():
             if param.name not in loaded:
                 yield path, param
 
