@@ -38,6 +38,10 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
   compile-time constants.
 - A *Python int*: a literal, `len(...)`, `int(...)`, a dimension, integer arithmetic on them.
 - *Host numpy*: a value made by `numpy.*` (not `mindspore.numpy`), or a method or item of one.
+- A *bool tensor* (`is_bool_tensor`): a comparison of tensors, a cast or `logical_*` op to bool, `& | ^ ~`
+  of them, what only moves their items, a local name every binding of which is one, and a helper's
+  parameter that every call of the helper in the file passes one from graph code (`passed`: the one
+  place the model follows a value into a call).
 - A *Python list*: a list display or comprehension, `list(...)`, or a local name every binding of which
   is one of these or another such name; `list_aliases` names the other locals bound to the same list.
 """
@@ -55,7 +59,7 @@ from libcst.metadata import BuiltinAssignment
 from graphmend.bindings import Binding, FunctionIndex
 from graphmend.names import qualified_names
 from graphmend.scopes import UNKNOWN, is_self_attribute
-from graphmend.tree import find, single_assign, target_names
+from graphmend.tree import children, find, single_assign, target_names
 from graphmend.vocabulary import (
     BOOL_RESULT_OPS,
     CASTS,
@@ -88,6 +92,7 @@ from graphmend.vocabulary import (
 
 if TYPE_CHECKING:
     from graphmend.rule import FileContext
+    from graphmend.scopes import GraphFunction
 
 
 class Answer(enum.Enum):
@@ -145,6 +150,7 @@ class Values:
         self._visiting: set[tuple[str, str]] = set()
         self._class_names: set[str] | None = None
         self._names: dict[tuple[int, str], bool] = {}  # (function index, name) → `_known`, see `_name_known`
+        self._calls: dict[str, list[tuple[GraphFunction | None, cst.Call]]] | None = None  # see `_calls_named`
 
     # -- bindings -----------------------------------------------------------------------------------
 
@@ -224,8 +230,8 @@ class Values:
         if isinstance(node, cst.Subscript):
             return self.is_bool_tensor(node.value, depth + 1)
         if isinstance(node, cst.Name):
-            values = self.values_of(node)
-            return bool(values) and all(self.is_bool_tensor(v, depth + 1) for v in values)
+            bindings = self.bindings(node.value)
+            return bool(bindings) and all(self._binding_is_bool(b, depth + 1) for b in bindings)
         if not isinstance(node, cst.Call) or not node.args or any(a.star for a in node.args):
             return False
         names = {n.rpartition(".")[2] for n in self.ctx.names(node.func) if n.startswith("mindspore.ops.")}
@@ -244,6 +250,72 @@ class Values:
             if method in ITEM_MOVING_OPS:
                 return self.is_bool_tensor(node.func.value, depth + 1)
         return False
+
+    def _binding_is_bool(self, binding: Binding, depth: int) -> bool:
+        if binding.kind == "value":
+            return self.is_bool_tensor(binding.node, depth)  # type: ignore[arg-type]
+        if binding.kind != "param":
+            return False
+        passed = self.passed(binding.node)  # type: ignore[arg-type]
+        return bool(passed) and all(self.within(caller, lambda v=value: self.is_bool_tensor(v, depth))
+                                    for caller, value in passed)  # fmt: skip
+
+    # -- a helper's parameters, from its callers ---------------------------------------------------
+
+    def passed(self, param: cst.Param) -> list[tuple[GraphFunction, cst.BaseExpression]]:
+        """What each call of the graph function being visited passes for its `param`, with the graph
+        function the call is in: for a method of the Cell called as `self.name(...)`, or a module-level
+        function called by name, when every call of that name in the file is in graph code (outside a
+        nested function) and passes `param`. Empty otherwise: a call graphmend cannot see (another file,
+        a call without `param`, which leaves its default) would make any answer a guess."""
+        current = self.ctx.current
+        if current is None or current.node.decorators:  # a staticmethod, a jit function: called from anywhere
+            return []
+        function = current.node
+        params = function.params
+        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        if current.cell is not None:
+            if not positional or positional[0] != "self":
+                return []
+            positional = positional[1:]
+        name = param.name.value
+        if param.star or name not in positional + [p.name.value for p in params.kwonly_params]:
+            return []
+        found: list[tuple[GraphFunction, cst.BaseExpression]] = []
+        calls = self._calls_named(function.name.value)
+        for caller, call in calls:
+            is_method = isinstance(call.func, cst.Attribute) and is_self_attribute(call.func)
+            if caller is None or is_method != (current.cell is not None):
+                return []
+            if is_method and caller.cell is not current.cell:  # `self` there may be another class
+                return []
+            value = _argument(call, positional, name)
+            if value is None:
+                return []
+            found.append((caller, value))
+        return found
+
+    def within(self, function: GraphFunction, question: Callable[[], bool]) -> bool:
+        """`question` asked about a value of another graph function of the file (a caller's argument)."""
+        saved = self.ctx.current, self._visiting
+        self.ctx.current, self._visiting = function, set()
+        try:
+            return question()
+        finally:
+            self.ctx.current, self._visiting = saved
+
+    def _calls_named(self, name: str) -> list[tuple[GraphFunction | None, cst.Call]]:
+        """Every call `name(...)` or `<x>.name(...)` in the file, with the graph function it is directly in
+        (None: outside graph code, or in a function nested in it)."""
+        if self._calls is None:
+            self._calls = {}
+            in_graph = {id(call): f for f in self.ctx.graph_functions for call in _direct_calls(f.node)}
+            for call in find(self.ctx.module, cst.Call):
+                func = call.func
+                key = func.value if isinstance(func, cst.Name) else getattr(getattr(func, "attr", None), "value", None)
+                if key is not None:
+                    self._calls.setdefault(key, []).append((in_graph.get(id(call)), call))
+        return self._calls.get(name, [])
 
     def _is_bool_dtype(self, node: cst.BaseExpression) -> bool:
         return "mindspore.bool_" in self.ctx.names(node)
@@ -866,7 +938,7 @@ class Values:
         if not isinstance(func, cst.Attribute) or not self._known(func.value):
             return False
         method = func.attr.value
-        return method in TENSOR_METHODS or (method in ("max", "min") and not call.args)
+        return method in TENSOR_METHODS or (method in ("max", "min") and _numpy_overload(call))
 
     def _is_full_reduction(self, call: cst.Call) -> bool:
         func = call.func
@@ -1147,3 +1219,36 @@ def _is_range(node: cst.CSTNode | None) -> bool:
 def assigned_value(ctx: FileContext, target: cst.CSTNode) -> cst.BaseExpression | None:
     """The value of `target = value` (a single target, no unpacking); None for any other binding."""
     return ctx.single_assignments.get(id(target))
+
+
+def _argument(call: cst.Call, positional: list[str], name: str) -> cst.BaseExpression | None:
+    """What `call` passes for the parameter `name` (`positional`: the parameters a position reaches)."""
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+        if arg.keyword is None and i < len(positional) and positional[i] == name:
+            return arg.value
+    return None
+
+
+def _direct_calls(function: cst.FunctionDef) -> list[cst.Call]:
+    """The calls in `function`'s body, not in functions or lambdas nested in it."""
+    found: list[cst.Call] = []
+    todo: list[cst.CSTNode] = [function.body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            continue
+        if isinstance(node, cst.Call):
+            found.append(node)
+        todo.extend(children(node))
+    return found
+
+
+def _numpy_overload(call: cst.Call) -> bool:
+    """`x.max()`, or `x.max(-1, keepdims=True)`/`x.max(axis=-1)`: numpy's overload, a tensor in every mode
+    (the torch one, `x.max(-1)` or `x.max(-1, keepdim=True)`, is a (values, indices) pair in PyNative:
+    measured, GM505)."""
+    return not call.args or any(a.keyword is not None and a.keyword.value in ("axis", "keepdims") for a in call.args)

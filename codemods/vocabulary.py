@@ -19,7 +19,7 @@ INITIALIZER = "mindspore.common.initializer.initializer"
 # ops functions whose result is not one tensor (tuples, shapes, dtypes, Python values, or pass-through)
 NOT_ONE_TENSOR = frozenset({
     "split", "chunk", "unbind", "unstack", "tensor_split", "array_split", "vsplit", "hsplit", "dsplit",
-    "meshgrid", "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "topk", "sort", "max", "min",
+    "meshgrid", "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "topk", "top_k", "sort", "max", "min",
     "aminmax", "median", "mode", "kthvalue", "cummax", "cummin", "unique", "unique_with_pad", "std_mean",
     "var_mean", "frexp", "svd", "qr", "eig", "eigh", "slogdet", "lu", "lu_unpack", "lstsq", "geqrf",
     "histogram", "shape", "rank", "size", "numel", "dtype", "typeof", "is_tensor", "is_floating_point",
@@ -30,9 +30,12 @@ NOT_ONE_TENSOR = frozenset({
 # keywords that turn a tensor-returning op into a tuple-returning one
 TUPLE_KEYWORDS = ("return_", "as_tuple", "with_indices")
 # ops whose result is a tuple of tensors (unpacking or iterating it gives tensors)
-TENSOR_TUPLE_OPS = frozenset({"split", "chunk", "unbind", "unstack", "tensor_split", "meshgrid", "topk", "sort"})
+TENSOR_TUPLE_OPS = frozenset({
+    "split", "chunk", "unbind", "unstack", "tensor_split", "meshgrid", "topk", "top_k", "sort",
+})  # fmt: skip
 
-# Tensor methods that return one tensor (`max`/`min` only without arguments: `x.max(1)` is a tuple)
+# Tensor methods that return one tensor (`max`/`min` only as numpy's overload, values._numpy_overload: `x.max(1)`
+# is a tuple)
 TENSOR_METHODS = frozenset({
     "abs", "add", "all", "any", "argmax", "argmin", "astype", "bool", "broadcast_to", "ceil", "clamp", "clip",
     "contiguous", "copy", "cos", "cumprod", "cumsum", "div", "double", "eq", "exp", "expand_as", "expand_dims",

@@ -33,8 +33,11 @@ class NumpyWhereDynamic(Rule):
     Fix safety:
         Safe when the condition is a bool tensor for certain (a comparison of tensors, a cast to bool, a
         `logical_*` op, or one of them tiled, reshaped or indexed: `ops.tile(ops.expand_dims(m > 1, 1), …)`
-        in mindyolo's YOLOv8 assigner) and both branches are tensors: measured equal in values and dtype
-        for float32, float16 with float32 and int32 with float32 branches.
+        in mindyolo's YOLOv8 assigner, or a helper's parameter every call of which in the file passes one
+        from graph code: the same assigner's `select_topk_candidates(…, topk_mask=ops.cast(…, ms.bool_))`)
+        and both branches are tensors: measured equal in values and dtype for float32, float16 with
+        float32 and int32 with float32 branches (the verifier case includes the helper: only the dynamic
+        batch fails before, every check passes after).
         Unsafe otherwise: `ops.where` needs a bool condition (a float or int condition fails on CPU,
         "Unsupported data type"), and with a Python float branch the dtype can differ (a float16 tensor
         and 0.5 give float32 with `mindspore.numpy`, float16 with `ops`).

@@ -1,4 +1,6 @@
-"""GM305: `mindspore.numpy.where` in construct (mindaudio's AdditiveAngularMargin): a dynamic batch fails."""
+"""GM305: `mindspore.numpy.where` in construct (mindaudio's AdditiveAngularMargin) and in a helper whose mask
+its one caller makes (mindyolo's TaskAlignedAssigner; numpy's `.max(-1, keepdims=True)`, a tensor in
+PyNative too): a dynamic batch fails."""
 
 import math
 
@@ -16,4 +18,9 @@ class Margin(nn.Cell):
         cosine = ops.tanh(x)
         sine = ops.sqrt(1.0 - cosine * cosine)
         phi = cosine * self.cos_m - sine * self.sin_m
-        return np.where(cosine > self.th, phi, cosine - self.mm)
+        out = np.where(cosine > self.th, phi, cosine - self.mm)
+        return self.keep(out, ops.tile(out.max(-1, keepdims=True) > 0.1, (1, 5)))
+
+    def keep(self, scores, mask):
+        scores = ops.abs(scores)
+        return np.where(mask, scores, ops.zeros_like(scores))
