@@ -72,6 +72,7 @@ CELLS: dict[str, Cell | None] = {
     "GM203": Cell(_HOST + "gm203_python_list_of_cells.py", "Stack", ("float32[B,8]",)),
     "GM204": Cell(_HOST + "gm204_constant_augassign.py", "RPNLoss"),
     "GM205": Cell("tests/verify_rules/weight_norm/gm205_weight_norm.py", "PositionalConv", ("float32[B,6,8]",)),
+    "GM206": Cell(_HOST + "gm206_layer_built_in_graph.py", "ConcatNorm"),
     "GM301": Cell(_SHAPES + "gm301_len_of_tensor.py", "BatchFlatten"),
     "GM302": Cell(
         _SHAPES + "gm302_view_minus_one.py",

@@ -169,3 +169,13 @@ def canonical(name: str) -> str:
         if name == alias or name.startswith(alias + "."):
             return target + name[len(alias) :]
     return name
+
+
+# mindspore.nn layers that create Parameters when built (GM206): built in graph code, export fails
+PARAMETER_LAYERS = frozenset({
+    "Dense", "BiDense", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "LayerNorm", "Embedding", "EmbeddingLookup", "PReLU", "RNN", "GRU", "LSTM", "RNNCell", "GRUCell", "LSTMCell",
+    "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+})  # fmt: skip

@@ -45,6 +45,9 @@ CASES = {
     ),
     "gm203_python_list_of_cells": ("GM203", "Stack", False, ["float32[B,8]"]),
     "gm204_constant_augassign": ("GM204", "RPNLoss", False, INPUT),
+    "gm206_layer_built_in_graph": ("GM206", "ConcatNorm", False, INPUT),
+    "gm206_two_layer_norms": ("GM206", "TwoNorms", False, INPUT),
+    "gm206_builds_dense": ("GM206", "BuildsDense", False, INPUT),
 }
 
 
@@ -68,7 +71,8 @@ def failing(report: Report, version: str) -> set[str]:
     return {v.check for v in report.verdicts if v.version == version and not v.passed}
 
 
-NOT_FIXED_ALONE = ("gm106_compiles_everywhere", "gm107_numpy_dtype", "gm101_static_rank", "gm101_mixed_constant")
+NOT_FIXED_ALONE = ("gm106_compiles_everywhere", "gm107_numpy_dtype", "gm101_static_rank", "gm101_mixed_constant",
+                   "gm206_builds_dense")  # fmt: skip
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in NOT_FIXED_ALONE])
@@ -117,6 +121,24 @@ def test_gm204_constant_drifts_from_call_to_call_in_every_graph_config(reports):
     drift = {c.name: c for c in verdict(report, "graph", "before").comparisons}
     assert drift["call 1 out[0]"].problem is None
     assert drift["call 2 out[0]"].problem.startswith("values differ")
+
+
+def test_gm206_a_layer_norm_built_in_construct_fails_export_only_and_two_fail_every_graph_config(reports):
+    report, applied = reports["gm206_layer_built_in_graph"]
+    assert applied == 1
+    assert failing(report, "before") == {"export"}
+    assert "wasn't created in nn.Cell" in verdict(report, "export", "before").problem
+    report, applied = reports["gm206_two_layer_norms"]
+    assert applied == 2
+    assert failing(report, "before") == set(CHECKS)
+    assert "'gamma' already exists" in verdict(report, "graph", "before").problem
+
+
+def test_gm206_a_dense_built_in_construct_is_reported_and_fails_export_only(reports):
+    report, applied = reports["gm206_builds_dense"]
+    assert applied == 0
+    assert failing(report, "before") == failing(report, "after") == {"export"}
+    assert "wasn't created in nn.Cell" in verdict(report, "export", "before").problem
 
 
 def test_numpy_constructors_of_a_rank_and_config_numbers_compile_everywhere_and_are_left_alone(reports):
