@@ -8,8 +8,9 @@ On the corpus of `make bench` (bench/corpus.py fetches it), through the real CLI
 2. `graphmend fix` on a copy, with the default rules and safe fixes, then with every rule and
    `--unsafe-fixes`: no crash; every changed file still compiles; only files with a fixable finding
    change (the others stay byte-identical); a second `fix` changes nothing.
-3. The pre-filter: every file it keeps from libcst is checked again with every rule, without it
-   (`graphmend.engine.check` directly): none may have a finding.
+3. The pre-filter and the first pass (graphmend.firstpass): every file they keep from libcst is checked
+   again without them (`graphmend.engine.check` directly), with every rule or, for a file the first pass
+   skips only for the default rules, with those: none may have a finding.
 
 Every graphmend run works from one temporary directory, so they share a cache of their own, empty at
 the start: each (file content, rules, mode) is computed once, and a second `fix` recomputes only the
@@ -45,8 +46,8 @@ sys.path.insert(0, str(HERE.parent))
 
 import corpus  # noqa: E402
 
-from graphmend import RULES, engine, fix_source  # noqa: E402
-from graphmend.files import syntax_error  # noqa: E402
+from graphmend import RULES, engine, firstpass, fix_source  # noqa: E402
+from graphmend.files import cpython_tree, syntax_error  # noqa: E402
 from graphmend.rules import select_rules  # noqa: E402
 from graphmend.runner import may_have_graph_code  # noqa: E402
 from graphmend.targets import Target  # noqa: E402
@@ -258,31 +259,53 @@ def _second_pass(original: Path, mode: Mode) -> str:
     return f"first fix: {first}; the second applies {second or 'nothing (the CLI and the library disagree)'}"
 
 
-# -- 3. the pre-filter ---------------------------------------------------------------------------
+# -- 3. the pre-filter and the first pass ---------------------------------------------------------
 
 
 def _prefilter(files: list[Path], jobs: int, violations: Violations) -> None:
-    skipped = [f for f in files if not may_have_graph_code(f.read_bytes())]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(_check_without_prefilter, skipped, chunksize=8))
+        verdicts = list(pool.map(_skipped_by, files, chunksize=8))
+        todo = [(path, skip) for path, skip in zip(files, verdicts, strict=True) if skip]
+        outcomes = list(pool.map(_check_skipped, todo, chunksize=8))
     unreadable = 0
-    for path, outcome in zip(skipped, outcomes, strict=True):
+    for (path, skip), outcome in zip(todo, outcomes, strict=True):
         if isinstance(outcome, str):
             unreadable += 1
         elif outcome:
-            violations.add("skipped by the pre-filter, yet has findings", str(path), ", ".join(outcome))
+            violations.add(f"skipped by the {skip}, yet has findings", str(path), ", ".join(outcome))
     found = sum(bool(o) and not isinstance(o, str) for o in outcomes)
-    print(f"\npre-filter: {len(skipped)} of {len(files)} files skipped; checked with every rule without it: "
-          f"{found} with findings, {unreadable} not parsed (their own syntax)")  # fmt: skip
+    count = Counter(verdicts)
+    print(
+        f"\npre-filter: {count['pre-filter']} of {len(files)} files skipped; first pass: {count['first pass']} "
+        f"more with every rule, {count['first pass, default rules']} more with the default rules; each checked "
+        f"without them with those rules: {found} with findings, {unreadable} not parsed (their own syntax)"
+    )
 
 
-def _check_without_prefilter(path: Path) -> list[str] | str:
-    """The findings of every rule on `path` without the pre-filter, or why it was not parsed."""
+def _skipped_by(path: Path) -> str:
+    """What keeps `path` from libcst: "pre-filter" (text), "first pass" (its AST, every rule), "first pass,
+    default rules", or "" (nothing: it is analysed)."""
+    data = path.read_bytes()
+    if not may_have_graph_code(data):
+        return "pre-filter"
+    tree, error = cpython_tree(str(path), data)
+    if error is not None:
+        return ""
+    if not firstpass.may_have_findings(tree, data, select_rules(["ALL"])):
+        return "first pass"
+    return "" if firstpass.may_have_findings(tree, data, select_rules()) else "first pass, default rules"
+
+
+def _check_skipped(item: tuple[Path, str]) -> list[str] | str:
+    """The findings of the rules `path` was skipped for (every rule, or the default ones), with the full
+    analysis, or why it was not parsed."""
+    path, skip = item
     data = path.read_bytes()
     error = syntax_error(str(path), data)
     if error is not None:
         return error.message
-    return [f"{f.code} line {f.line}" for f in engine.check(data, str(path), select_rules(["ALL"]))]
+    rules = select_rules(None if skip == "first pass, default rules" else ["ALL"])
+    return [f"{f.code} line {f.line}" for f in engine.check(data, str(path), rules)]
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graphmend import firstpass
 from graphmend.config import Settings
 from graphmend.finding import Finding
 
@@ -248,9 +249,11 @@ def process_source(
 ) -> FileResult:
     # CPython's parser first: it is fast, its messages are the ones users know, and it refuses code
     # nested too deeply before libcst's parser would spend minutes on it
-    error = syntax_error(shown, data)
+    tree, error = cpython_tree(shown, data)
     if error is not None:
         return FileResult(shown, original=data, error=error)
+    if not firstpass.may_have_findings(tree, data, rules):  # type: ignore[arg-type]
+        return FileResult(shown, original=data, encoding=_encoding(data))  # nothing to find: libcst never runs
     import libcst as cst  # here, not at the top: a run whose files all come from the cache never needs it
 
     from graphmend import engine
@@ -290,17 +293,21 @@ def process_source(
 
 def syntax_error(path: str, data: bytes) -> FileError | None:
     """Why CPython would not compile `data`, or None."""
+    return cpython_tree(path, data)[1]
+
+
+def cpython_tree(path: str, data: bytes) -> tuple[ast.Module | None, FileError | None]:
+    """CPython's syntax tree of `data` (graphmend.firstpass reads it), or why it would not compile."""
     try:
-        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        return compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
     except SyntaxError as exc:
         text = (exc.text or "").strip()
         detail = f" ({text[:60]}{'…' if len(text) > 60 else ''})" if text else ""
-        return FileError(path, f"cannot parse: {exc.msg}{detail}", exc.lineno, exc.offset)
+        return None, FileError(path, f"cannot parse: {exc.msg}{detail}", exc.lineno, exc.offset)
     except (ValueError, MemoryError) as exc:
-        return FileError(path, f"cannot parse: {exc}")
+        return None, FileError(path, f"cannot parse: {exc}")
     except RecursionError:
-        return FileError(path, "cannot parse: nested too deeply for Python's compiler")
-    return None
+        return None, FileError(path, "cannot parse: nested too deeply for Python's compiler")
 
 
 def _encoding(data: bytes) -> str:

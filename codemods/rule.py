@@ -21,6 +21,7 @@ from graphmend.tree import find, parent_map, statements
 from graphmend.values import Values
 
 if TYPE_CHECKING:
+    from graphmend.firstpass import Facts
     from graphmend.incremental import Reparser
 
 
@@ -174,6 +175,12 @@ class Rule(cst.BatchableCSTVisitor):
     def __init__(self, ctx: FileContext) -> None:
         super().__init__()
         self.ctx = ctx
+
+    @classmethod
+    def may_find(cls, facts: Facts) -> bool:
+        """The first pass (graphmend.firstpass): False only when the file cannot hold what the rule finds. A rule
+        of graph code needs a graph function; a rule that visits more says what it needs."""
+        return facts.graph
 
     @property
     def values(self) -> Values:

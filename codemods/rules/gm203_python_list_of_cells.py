@@ -56,6 +56,10 @@ class PythonListOfCells(Rule):
     )
     VISITS = "cells"
 
+    @classmethod
+    def may_find(cls, facts) -> bool:
+        return facts.self_lists
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._cells = {cls.name.value: cls for cls in ctx.cell_classes}

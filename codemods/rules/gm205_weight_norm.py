@@ -114,6 +114,10 @@ class WeightNormHijack(Rule):
     FIX = "safe"
     VISITS = "module"
 
+    @classmethod
+    def may_find(cls, facts) -> bool:
+        return b"weight_norm" in facts.data  # the import it replaces names it
+
     def visit_Module(self, node: cst.Module) -> None:
         if "weight_norm" not in self.ctx.source:  # most files never name it
             return

@@ -44,6 +44,10 @@ class ExportFrozenInput(Rule):
     FIX = "unsafe"
     VISITS = "module"
 
+    @classmethod
+    def may_find(cls, facts) -> bool:
+        return b"export" in facts.data  # `mindspore.export` is spelled with it, however imported
+
     def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         # every spelling of `mindspore.export` names it in the file: an import (`from mindspore import

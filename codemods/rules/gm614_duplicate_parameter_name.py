@@ -52,6 +52,10 @@ class DuplicateParameterName(Rule):
     FIX = "unsafe"
     VISITS = "cells"
 
+    @classmethod
+    def may_find(cls, facts) -> bool:
+        return b"Parameter" in facts.data  # `Parameter(..., name="w")` is spelled with it, however imported
+
     def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self._done: set[cst.ClassDef] = set()
