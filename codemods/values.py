@@ -284,10 +284,13 @@ class Values:
         found: list[tuple[GraphFunction, cst.BaseExpression]] = []
         calls = self._calls_named(function.name.value)
         for caller, call in calls:
-            is_method = isinstance(call.func, cst.Attribute) and is_self_attribute(call.func)
-            if caller is None or is_method != (current.cell is not None):
-                return []
-            if is_method and caller.cell is not current.cell:  # `self` there may be another class
+            # `self.name(...)` of the same Cell, or `name(...)` of a module function; any other call of the name
+            # (`other.name(...)`, `self.name` in another class) may be another function, or this one
+            if current.cell is not None:
+                ours = is_self_attribute(call.func) and caller is not None and caller.cell is current.cell
+            else:
+                ours = isinstance(call.func, cst.Name)
+            if caller is None or not ours:
                 return []
             value = _argument(call, positional, name)
             if value is None:
