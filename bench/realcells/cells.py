@@ -357,18 +357,17 @@ NOTES: dict[str, str] = {
     ),
     "mindocr:yolov8_loss.TaskAlignedAssigner": (
         "the original fails PyNative (`.max(-2)` gives a tuple there: GM505 fixes it). GM306 (`mnp.arange` of the "
-        "batch) and GM305 (`mnp.where`) make the dynamic batch pass only with `--unsafe-fixes`: one "
-        "`mnp.where(topk_mask, …)` tests a parameter of `select_topk_candidates`, a bool its one caller casts, "
-        "which graphmend does not follow into the call, so that fix is unsafe"
+        "batch) and GM305 (`mnp.where`) fix the dynamic batch; one `mnp.where(topk_mask, …)` tests a parameter of "
+        "`select_topk_candidates`, a bool its one caller casts, which the value model follows into the call "
+        "(`Values.passed`), so that fix is safe"
     ),
     "mindyolo:yolov8_loss.TaskAlignedAssigner": (
-        "the same code as mindocr's copy: GM505 fixes PyNative, and the dynamic batch passes only with "
-        "`--unsafe-fixes` (GM305's `mnp.where(topk_mask, …)` on a parameter)"
+        "the same code as mindocr's copy: GM505 fixes PyNative, GM306 and GM305 the dynamic batch (the "
+        "`mnp.where(topk_mask, …)` on a parameter is safe: its one caller passes a bool)"
     ),
     "mindocr:table_master_resnet.MultiAspectGCAttention": (
-        "GM506 fixes GRAPH, STRICT and the dynamic batch on the `channel_concat` branch; export then fails on the "
-        "`nn.LayerNorm` that branch builds inside `construct` ('a mindspore.Parameter that wasn't created in "
-        "nn.Cell'): no rule reports it (its shape comes from the input; `ops.layer_norm` without weights would be "
-        "the rewrite)"
+        "GM506 fixes GRAPH, STRICT and the dynamic batch on the `channel_concat` branch, and GM206 export: that "
+        "branch builds an `nn.LayerNorm` inside `construct` (export: 'a mindspore.Parameter that wasn't created "
+        "in nn.Cell'), rewritten to `ops.LayerNorm` with ones and zeros for its fresh gamma and beta"
     ),
 }
