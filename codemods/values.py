@@ -20,6 +20,9 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
     only an array can be before anything rebinds it: `x.shape`, `x.view(...)`, `x[:, 0]`, `self.conv(x)`,
     `ops.relu(x)`. Such uses cannot tell a tensor from a host numpy array; `len(a)` and `a.shape[0]`
     agree on both;
+  - a helper's parameter that every call of the helper in the file passes a tensor for from graph code
+    (`passed`: `self.helper(x)` from the same Cell, `helper(x)` of a module function; any other call of the
+    name, or one outside graph code, and the parameter is only what its uses say);
   - a local name every binding of which is one of these (flow-insensitive), never a name passed to
     `isinstance`/`type`/`ops.is_tensor` (the code itself does not know).
 - MAYBE: a parameter of `construct` with nothing of the above is the Cell's input, but not always a
@@ -40,8 +43,7 @@ from the same tensor answer, so no two rules see the same `len(x)` two ways.
 - *Host numpy*: a value made by `numpy.*` (not `mindspore.numpy`), or a method or item of one.
 - A *bool tensor* (`is_bool_tensor`): a comparison of tensors, a cast or `logical_*` op to bool, `& | ^ ~`
   of them, what only moves their items, a local name every binding of which is one, and a helper's
-  parameter that every call of the helper in the file passes one from graph code (`passed`: the one
-  place the model follows a value into a call).
+  parameter that every call of the helper in the file passes one from graph code (`passed`).
 - A *Python list*: a list display or comprehension, `list(...)`, or a local name every binding of which
   is one of these or another such name; `list_aliases` names the other locals bound to the same list.
 """
@@ -151,6 +153,7 @@ class Values:
         self._class_names: set[str] | None = None
         self._names: dict[tuple[int, str], bool] = {}  # (function index, name) → `_known`, see `_name_known`
         self._calls: dict[str, list[tuple[GraphFunction | None, cst.Call]]] | None = None  # see `_calls_named`
+        self._passing: set[int] = set()  # the parameters whose callers are being asked, see `_passed_tensors`
 
     # -- bindings -----------------------------------------------------------------------------------
 
@@ -298,10 +301,24 @@ class Values:
             found.append((caller, value))
         return found
 
+    def _passed_tensors(self, param: cst.Param) -> bool:
+        """Every call of the helper passes a tensor for certain for `param` (`passed`); a helper met again
+        while its callers are asked about (recursion) gives no answer."""
+        if id(param) in self._passing:
+            return False
+        self._passing.add(id(param))
+        try:
+            passed = self.passed(param)
+            return bool(passed) and all(self.within(caller, lambda v=value: self._known(v)) for caller, value in passed)
+        finally:
+            self._passing.discard(id(param))
+
     def within(self, function: GraphFunction, question: Callable[[], bool]) -> bool:
         """`question` asked about a value of another graph function of the file (a caller's argument)."""
         saved = self.ctx.current, self._visiting
-        self.ctx.current, self._visiting = function, set()
+        # names of the other function are its own (a fresh guard), and what is found there is not kept: an
+        # answer cut short by recursion (`_passing`) must not stand for the name later
+        self.ctx.current, self._visiting = function, {("within", "")}
         try:
             return question()
         finally:
@@ -846,7 +863,7 @@ class Values:
         """By the bound value; the first binding also by how the name is used before it is rebound."""
         if binding.kind == "param":
             annotated = self._param_is_tensor(binding.node) and name not in self._doubtful()  # type: ignore[arg-type]
-            return annotated or first and self._used_as_tensor(name)
+            return annotated or first and self._used_as_tensor(name) or self._passed_tensors(binding.node)  # type: ignore[arg-type]
         if binding.kind == "aug":
             return True  # `y += v` keeps what y's other bindings say
         if binding.kind == "value":
