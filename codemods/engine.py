@@ -66,6 +66,7 @@ def analyze(
         bindings=ModuleBindings(scopes[module]),  # type: ignore[arg-type]
         graph_functions=graph.functions,
         cell_classes=graph.cells,
+        calls=graph.calls,
         text=text,
         memo=memo,
     )

@@ -59,6 +59,8 @@ class FileContext:
     bindings: ModuleBindings
     graph_functions: list[GraphFunction]
     cell_classes: list[cst.ClassDef]  # the classes of the file taken for an `nn.Cell`, in source order
+    # every call of the file, with the function, lambda or class body it is directly in (scopes.GraphCode)
+    calls: list[tuple[cst.FunctionDef | cst.Lambda | cst.ClassDef | None, cst.Call]] = field(default_factory=list)
     current: GraphFunction | None = None  # the graph function being visited
     import_edits: dict[frozenset[Import], tuple[Edit, ...]] = field(default_factory=dict)  # engine's, per file
     reports: list[Report] = field(default_factory=list)

@@ -45,6 +45,8 @@ class GraphFunction:
 class GraphCode:
     functions: list[GraphFunction]  # outermost only, in source order
     cells: list[cst.ClassDef]  # every class taken for an `nn.Cell`, in source order
+    # every call of the file, with the function, lambda or class body it is directly in (None: the module's)
+    calls: list[tuple[cst.FunctionDef | cst.Lambda | cst.ClassDef | None, cst.Call]]
 
 
 def find_graph_code(module: cst.Module, qualified: Mapping[cst.CSTNode, object]) -> GraphCode:
@@ -64,7 +66,7 @@ def find_graph_code(module: cst.Module, qualified: Mapping[cst.CSTNode, object])
     _add_callees(found, module, cells, index)
     # functions nested in graph code are visited with it
     outermost = [f for f in found.values() if not any(id(outer) in found for outer in index.enclosing[id(f.node)])]
-    return GraphCode(outermost, cells)
+    return GraphCode(outermost, cells, index.all_calls)
 
 
 class _Index:
@@ -76,20 +78,26 @@ class _Index:
         self.enclosing: dict[int, tuple[cst.FunctionDef, ...]] = {}
         self.calls: dict[int, list[cst.Call]] = {}
         self.imports_mindspore = False
+        self.all_calls: list[tuple[cst.FunctionDef | cst.Lambda | cst.ClassDef | None, cst.Call]] = []
         # depth first, children in field order (a body before a def's decorators), with the enclosing functions
-        # (a subtree that cannot hold any of the five kinds recorded is not entered: most of the file)
+        # and the innermost function, lambda or class (a subtree that cannot hold any of the five kinds recorded
+        # is not entered: most of the file)
         wanted = holding(frozenset({"Call", "FunctionDef", "ClassDef", "Import", "ImportFrom"}))
-        todo: list[tuple[cst.CSTNode, tuple[cst.FunctionDef, ...]]] = [(module, ())]
+        todo: list[tuple[cst.CSTNode, tuple[cst.FunctionDef, ...], cst.CSTNode | None]] = [(module, (), None)]
         while todo:
-            node, stack = todo.pop()
-            self._record(node, stack)
-            if type(node) is cst.FunctionDef:
+            node, stack, inner = todo.pop()
+            self._record(node, stack, inner)
+            kind = type(node)
+            if kind is cst.FunctionDef:
                 stack = (*stack, node)
-            todo.extend((child, stack) for child in reversed(children(node)) if type(child) in wanted)
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
+                inner = node
+            todo.extend((child, stack, inner) for child in reversed(children(node)) if type(child) in wanted)
 
-    def _record(self, node: cst.CSTNode, stack: tuple[cst.FunctionDef, ...]) -> None:
+    def _record(self, node: cst.CSTNode, stack: tuple[cst.FunctionDef, ...], inner: cst.CSTNode | None) -> None:
         kind = type(node)  # libcst's node classes have no subclasses; `isinstance` on them (ABCs) is slow
         if kind is cst.Call:
+            self.all_calls.append((inner, node))  # type: ignore[arg-type]
             for function in stack:
                 self.calls[id(function)].append(node)
         elif kind is cst.FunctionDef:

@@ -61,7 +61,7 @@ from libcst.metadata import BuiltinAssignment
 from graphmend.bindings import Binding, FunctionIndex
 from graphmend.names import qualified_names
 from graphmend.scopes import UNKNOWN, is_self_attribute
-from graphmend.tree import children, find, single_assign, target_names
+from graphmend.tree import find, single_assign, target_names
 from graphmend.vocabulary import (
     BOOL_RESULT_OPS,
     CASTS,
@@ -326,15 +326,15 @@ class Values:
 
     def _calls_named(self, name: str) -> list[tuple[GraphFunction | None, cst.Call]]:
         """Every call `name(...)` or `<x>.name(...)` in the file, with the graph function it is directly in
-        (None: outside graph code, or in a function nested in it)."""
+        (None: outside graph code, or in a function, lambda or class nested in it)."""
         if self._calls is None:
             self._calls = {}
-            in_graph = {id(call): f for f in self.ctx.graph_functions for call in _direct_calls(f.node)}
-            for call in find(self.ctx.module, cst.Call):
+            graph = {id(f.node): f for f in self.ctx.graph_functions}
+            for inner, call in self.ctx.calls:
                 func = call.func
                 key = func.value if isinstance(func, cst.Name) else getattr(getattr(func, "attr", None), "value", None)
                 if key is not None:
-                    self._calls.setdefault(key, []).append((in_graph.get(id(call)), call))
+                    self._calls.setdefault(key, []).append((graph.get(id(inner)), call))
         return self._calls.get(name, [])
 
     def _is_bool_dtype(self, node: cst.BaseExpression) -> bool:
@@ -1253,22 +1253,9 @@ def _argument(call: cst.Call, positional: list[str], name: str) -> cst.BaseExpre
     return None
 
 
-def _direct_calls(function: cst.FunctionDef) -> list[cst.Call]:
-    """The calls in `function`'s body, not in functions or lambdas nested in it."""
-    found: list[cst.Call] = []
-    todo: list[cst.CSTNode] = [function.body]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            continue
-        if isinstance(node, cst.Call):
-            found.append(node)
-        todo.extend(children(node))
-    return found
-
-
 def _numpy_overload(call: cst.Call) -> bool:
     """`x.max()`, or `x.max(-1, keepdims=True)`/`x.max(axis=-1)`: numpy's overload, a tensor in every mode
     (the torch one, `x.max(-1)` or `x.max(-1, keepdim=True)`, is a (values, indices) pair in PyNative:
-    measured, GM505)."""
+    measured, GM505). tests/verify_rules/shapes_flow/gm305_numpy_where_dynamic.py compares
+    `out.max(-1, keepdims=True) > 0.1` in PyNative and every graph mode, which a pair would fail."""
     return not call.args or any(a.keyword is not None and a.keyword.value in ("axis", "keepdims") for a in call.args)
